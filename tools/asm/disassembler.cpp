@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "asm/disassembler.hpp"
+
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+
+#include "isa/isa.hpp"
+
+namespace tessera {
+namespace {
+
+std::string hex(uint64_t v, int digits = 8) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%0*" PRIx64, digits, v);
+  return buf;
+}
+
+std::multimap<uint32_t, std::string> labels_by_addr(const Image& img) {
+  std::multimap<uint32_t, std::string> m;
+  for (const auto& s : img.symbols) m.emplace(s.addr, s.name);
+  return m;
+}
+
+void print_labels(std::string& out, const std::multimap<uint32_t, std::string>& labels,
+                  uint32_t addr) {
+  auto range = labels.equal_range(addr);
+  for (auto it = range.first; it != range.second; ++it) out += it->second + ":\n";
+}
+
+// Text words that do not decode are written as .word so the source still reassembles.
+std::string word_as_source(Word w) {
+  std::string s = ".word ";
+  for (int i = 0; i < 4; ++i) s += (i ? ", " : "") + hex(static_cast<uint32_t>(w >> (32 * i)));
+  return s;
+}
+
+}  // namespace
+
+std::string disassemble_listing(const Image& img) {
+  std::string out;
+  out += "image: entry " + hex(img.entry) + ", built for " + img.config_summary + "\n";
+  out += "fingerprint: " + hex(img.config_fingerprint, 16) + "\n\nsections:\n";
+  for (const auto& s : img.sections)
+    out += std::string("  ") + (s.kind == SectionKind::Text ? ".text" : ".data") + "  " +
+           hex(s.addr) + "  " + std::to_string(s.bytes.size()) + " bytes\n";
+  out += "\nsymbols:\n";
+  for (const auto& s : img.symbols)
+    out += "  " + hex(s.addr) + "  " + std::to_string(s.size) + "  " + s.name + "\n";
+  const auto labels = labels_by_addr(img);
+  for (const auto& s : img.sections) {
+    if (s.kind != SectionKind::Text) continue;
+    out += "\ndisassembly of .text at " + hex(s.addr) + ":\n";
+    for (size_t off = 0; off + kInstrBytes <= s.bytes.size(); off += kInstrBytes) {
+      const uint32_t addr = s.addr + static_cast<uint32_t>(off);
+      print_labels(out, labels, addr);
+      const Word w = load_word(&s.bytes[off]);
+      Instr in;
+      const DecodeResult r = decode(w, in);
+      const std::string text = r == DecodeResult::Ok ? format_instr(in)
+                               : r == DecodeResult::ReservedOpcode ? "<illegal: reserved opcode>"
+                                                                   : "<illegal: reserved bits set>";
+      out += "  " + hex(addr) + ":  " + word_hex(w) + "  " + text + "\n";
+    }
+  }
+  return out;
+}
+
+std::string disassemble_source(const Image& img) {
+  std::string out = "; disassembled from an image built for " + img.config_summary + "\n";
+  const auto labels = labels_by_addr(img);
+  for (const auto& s : img.sections) {
+    const bool text = s.kind == SectionKind::Text;
+    out += std::string(text ? ".text " : ".data ") + hex(s.addr) + "\n";
+    size_t off = 0;
+    while (off < s.bytes.size()) {
+      const uint32_t addr = s.addr + static_cast<uint32_t>(off);
+      print_labels(out, labels, addr);
+      if (text && off + kInstrBytes <= s.bytes.size()) {
+        const Word w = load_word(&s.bytes[off]);
+        Instr in;
+        out += "  " + (decode(w, in) == DecodeResult::Ok ? format_instr(in) : word_as_source(w));
+        out += "\n";
+        off += kInstrBytes;
+        continue;
+      }
+      // Data: up to 16 bytes a line, never running across a label.
+      out += "  .byte ";
+      const size_t start = off;
+      do {
+        out += (off > start ? ", " : "") + std::to_string(s.bytes[off]);
+        ++off;
+      } while (off < s.bytes.size() && off - start < 16 && !labels.count(s.addr + uint32_t(off)));
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace tessera

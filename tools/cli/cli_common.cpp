@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/cli_common.hpp"
+
+#include <fstream>
+#include <iterator>
+
+namespace tessera::cli {
+
+Args::Args(int argc, char** argv) : args_(argv + 1, argv + argc) {}
+
+bool Args::flag(const char* name) {
+  if (done() || args_[i_] != name) return false;
+  ++i_;
+  return true;
+}
+
+bool Args::option(const char* name, std::string& value) {
+  if (done()) return false;
+  const std::string& a = args_[i_];
+  const std::string prefix = std::string(name) + "=";
+  if (a.compare(0, prefix.size(), prefix) == 0) {
+    value = a.substr(prefix.size());
+    ++i_;
+    return true;
+  }
+  if (a != name) return false;
+  if (i_ + 1 >= args_.size()) throw CliError{std::string(name) + " needs a value"};
+  value = args_[i_ + 1];
+  i_ += 2;
+  return true;
+}
+
+std::string Args::positional() {
+  const std::string& a = args_[i_];
+  if (a.size() > 1 && a[0] == '-') throw CliError{"unknown option '" + a + "'"};
+  ++i_;
+  return a;
+}
+
+Config load_config_arg(const std::string& path) {
+  return load_config_file(path.empty() ? default_config_path() : path);
+}
+
+std::vector<uint8_t> read_file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw CliError{"cannot open '" + path + "'"};
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void write_file_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw CliError{"cannot write '" + path + "'"};
+}
+
+uint64_t parse_number(const std::string& text, const char* what) {
+  size_t used = 0;
+  uint64_t v = 0;
+  try {
+    if (!text.empty() && text[0] != '-') v = std::stoull(text, &used, 0);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size())
+    throw CliError{std::string(what) + " must be a non-negative number, got '" + text + "'"};
+  return v;
+}
+
+}  // namespace tessera::cli

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "config/config.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include "util/fnv.hpp"
+
+#ifndef TESSERA_DEFAULT_CONFIG
+#define TESSERA_DEFAULT_CONFIG "configs/default.yaml"
+#endif
+
+namespace tessera {
+namespace {
+
+bool is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+struct Limits {
+  uint64_t lo, hi;
+  bool pow2;
+};
+
+// The legal range of each key; docs/config.md repeats this table.
+const std::map<std::string, Limits>& top_limits() {
+  static const std::map<std::string, Limits> limits = {
+      {"array_size", {4, 32, true}},          {"ub_rows", {64, 65536, true}},
+      {"acc_rows", {64, 65536, true}},        {"wfifo_depth", {1, 16, false}},
+      {"dma_width", {32, 512, true}},         {"dram_bytes", {4096, 1u << 31, true}},
+  };
+  return limits;
+}
+
+const std::map<std::string, Limits>& testbench_limits() {
+  static const std::map<std::string, Limits> limits = {
+      {"mem_latency", {0, 100000, false}},
+      {"mem_bandwidth", {1, 4096, false}},
+  };
+  return limits;
+}
+
+class Reader {
+ public:
+  explicit Reader(std::string source) : source_(std::move(source)) {}
+
+  void error(const YAML::Mark& m, const std::string& msg) {
+    std::ostringstream os;
+    os << source_ << ':' << (m.line + 1) << ':' << (m.column + 1) << ": error: " << msg;
+    errors_.push_back(os.str());
+  }
+
+  void read_map(const YAML::Node& node, const std::string& where,
+                const std::map<std::string, Limits>& limits,
+                const std::map<std::string, std::function<void(const YAML::Node&)>>& nested,
+                const std::map<std::string, uint32_t*>& targets) {
+    if (!node.IsMap()) {
+      error(node.Mark(), where + " must be a mapping of key: value");
+      return;
+    }
+    for (const auto& kv : node) {
+      const std::string key = kv.first.as<std::string>();
+      auto nest = nested.find(key);
+      if (nest != nested.end()) {
+        nest->second(kv.second);
+        continue;
+      }
+      auto lim = limits.find(key);
+      if (lim == limits.end()) {
+        error(kv.first.Mark(), "unknown key '" + key + "' in " + where);
+        continue;
+      }
+      read_value(kv.second, key, lim->second, targets.at(key));
+    }
+  }
+
+  void read_value(const YAML::Node& v, const std::string& key, const Limits& lim, uint32_t* out) {
+    if (!v.IsScalar()) {
+      error(v.Mark(), "'" + key + "' must be an integer");
+      return;
+    }
+    const std::string text = v.Scalar();
+    uint64_t value = 0;
+    size_t used = 0;
+    try {
+      if (text.empty() || text[0] == '-') throw std::invalid_argument("negative");
+      value = std::stoull(text, &used, 0);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != text.size()) {
+      error(v.Mark(), "'" + key + "' must be a non-negative integer, got '" + text + "'");
+      return;
+    }
+    if (value < lim.lo || value > lim.hi) {
+      error(v.Mark(), "'" + key + "' = " + text + " is out of range [" + std::to_string(lim.lo) +
+                          ", " + std::to_string(lim.hi) + "]");
+      return;
+    }
+    if (lim.pow2 && !is_pow2(value)) {
+      error(v.Mark(), "'" + key + "' = " + text + " must be a power of two");
+      return;
+    }
+    *out = static_cast<uint32_t>(value);
+  }
+
+  const std::vector<std::string>& errors() const { return errors_; }
+
+ private:
+  std::string source_;
+  std::vector<std::string> errors_;
+};
+
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) out += (out.empty() ? "" : "\n") + l;
+  return out;
+}
+
+}  // namespace
+
+uint64_t Config::fingerprint() const {
+  // Only what changes the meaning of a program: array size, memory sizes, FIFO depth.
+  return fnv1a64(summary());
+}
+
+std::string Config::summary() const {
+  std::ostringstream os;
+  os << "N=" << array_size << " ub_rows=" << ub_rows << " acc_rows=" << acc_rows
+     << " wfifo_depth=" << wfifo_depth << " dram_bytes=" << dram_bytes;
+  return os.str();
+}
+
+Config parse_config(const std::string& yaml_text, const std::string& source_name) {
+  Config cfg;
+  cfg.source = source_name;
+  Reader reader(source_name);
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    reader.error(e.mark, "invalid YAML: " + e.msg);
+    throw ConfigError(join_lines(reader.errors()));
+  }
+  if (!root || root.IsNull()) {
+    throw ConfigError(source_name + ":1:1: error: configuration is empty");
+  }
+  std::map<std::string, uint32_t*> top = {
+      {"array_size", &cfg.array_size}, {"ub_rows", &cfg.ub_rows},
+      {"acc_rows", &cfg.acc_rows},     {"wfifo_depth", &cfg.wfifo_depth},
+      {"dma_width", &cfg.dma_width},   {"dram_bytes", &cfg.dram_bytes}};
+  std::map<std::string, uint32_t*> tb = {{"mem_latency", &cfg.testbench.mem_latency},
+                                         {"mem_bandwidth", &cfg.testbench.mem_bandwidth}};
+  reader.read_map(root, "the configuration", top_limits(),
+                  {{"testbench",
+                    [&](const YAML::Node& n) {
+                      reader.read_map(n, "'testbench'", testbench_limits(), {}, tb);
+                    }}},
+                  top);
+  if (!reader.errors().empty()) throw ConfigError(join_lines(reader.errors()));
+  validate_config(cfg);
+  return cfg;
+}
+
+Config load_config_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path + ": error: cannot open configuration file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_config(ss.str(), path);
+}
+
+void validate_config(const Config& cfg) {
+  std::vector<std::string> errs;
+  auto check = [&](const std::string& key, uint64_t v, const Limits& lim) {
+    if (v < lim.lo || v > lim.hi || (lim.pow2 && !is_pow2(v))) {
+      errs.push_back(cfg.source + ": error: '" + key + "' = " + std::to_string(v) +
+                     " is not a legal value");
+    }
+  };
+  const auto& t = top_limits();
+  check("array_size", cfg.array_size, t.at("array_size"));
+  check("ub_rows", cfg.ub_rows, t.at("ub_rows"));
+  check("acc_rows", cfg.acc_rows, t.at("acc_rows"));
+  check("wfifo_depth", cfg.wfifo_depth, t.at("wfifo_depth"));
+  check("dma_width", cfg.dma_width, t.at("dma_width"));
+  check("dram_bytes", cfg.dram_bytes, t.at("dram_bytes"));
+  check("testbench.mem_latency", cfg.testbench.mem_latency, testbench_limits().at("mem_latency"));
+  check("testbench.mem_bandwidth", cfg.testbench.mem_bandwidth,
+        testbench_limits().at("mem_bandwidth"));
+  // One DMA beat fills at most one unified-buffer row, which keeps the DMA's row packer simple.
+  if (cfg.dma_width > cfg.array_size * 8) {
+    errs.push_back(cfg.source + ": error: 'dma_width' = " + std::to_string(cfg.dma_width) +
+                   " is wider than a unified-buffer row (8 * array_size = " +
+                   std::to_string(cfg.array_size * 8) + " bits)");
+  }
+  if (!errs.empty()) throw ConfigError(join_lines(errs));
+}
+
+std::string default_config_path() { return TESSERA_DEFAULT_CONFIG; }
+
+}  // namespace tessera

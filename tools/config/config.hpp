@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+// The hardware configuration: one struct read from YAML and shared by every tool.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace tessera {
+
+struct TestbenchConfig {
+  uint32_t mem_latency = 20;    // device-memory read latency, cycles
+  uint32_t mem_bandwidth = 16;  // device-memory bandwidth, bytes per cycle
+};
+
+struct Config {
+  uint32_t array_size = 16;  // N
+  uint32_t ub_rows = 4096;
+  uint32_t acc_rows = 2048;
+  uint32_t wfifo_depth = 4;
+  uint32_t dma_width = 128;  // bits
+  uint32_t dram_bytes = 1u << 20;
+  TestbenchConfig testbench;
+  std::string source = "<built-in>";  // file it came from, for messages
+
+  // Identifies the architectural parameters a program depends on (not timing).
+  uint64_t fingerprint() const;
+  // One line such as "N=16 ub_rows=4096 acc_rows=2048 wfifo_depth=4 dram_bytes=1048576".
+  std::string summary() const;
+};
+
+// Every problem found in a configuration, one "file:line:col: error: ..." per line.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+Config load_config_file(const std::string& path);
+Config parse_config(const std::string& yaml_text, const std::string& source_name);
+// Checks ranges and relations; throws ConfigError listing every violation.
+void validate_config(const Config& cfg);
+
+// The configuration file the tools use when none is given.
+std::string default_config_path();
+
+}  // namespace tessera

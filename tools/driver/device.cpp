@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "driver/device.hpp"
+
+#include "driver/model_backend.hpp"
+
+namespace tessera {
+
+BackendKind parse_backend_name(const std::string& name) {
+  if (name == "model") return BackendKind::Model;
+  throw DriverError("unknown backend '" + name + "' (available: model)");
+}
+
+Device::Device(const Config& cfg, std::unique_ptr<Backend> backend)
+    : cfg_(cfg), backend_(std::move(backend)) {}
+
+std::unique_ptr<Device> Device::open(const Config& cfg, const DeviceOptions& opts) {
+  validate_config(cfg);
+  switch (opts.backend) {
+    case BackendKind::Model:
+      return std::make_unique<Device>(cfg, std::make_unique<ModelBackend>(cfg, opts.bus_errors));
+  }
+  throw DriverError("unsupported backend");
+}
+
+void Device::check_range(uint64_t addr, uint64_t len, const char* what) const {
+  if (addr + len > cfg_.dram_bytes)
+    throw DriverError(std::string(what) + " of " + std::to_string(len) + " bytes at " +
+                      std::to_string(addr) + " is outside device memory (" +
+                      std::to_string(cfg_.dram_bytes) + " bytes)");
+}
+
+void Device::load(const Image& img, const std::string& name) {
+  try {
+    check_image_fits(img, cfg_, name);
+  } catch (const ImageError& e) {
+    throw DriverError(e.what());
+  }
+  for (const auto& s : img.sections) backend_->write_mem(s.addr, s.bytes.data(), s.bytes.size());
+  image_ = img;
+  last_.reset();
+}
+
+const Image& Device::image() const {
+  if (!image_) throw DriverError("no image loaded");
+  return *image_;
+}
+
+const Symbol& Device::symbol(const std::string& name) const {
+  const Symbol* s = image().find_symbol(name);
+  if (!s) {
+    std::string known;
+    for (const auto& sym : image_->symbols) known += (known.empty() ? "" : ", ") + sym.name;
+    throw DriverError("no symbol '" + name + "' in the image (it has: " +
+                      (known.empty() ? "none" : known) + ")");
+  }
+  return *s;
+}
+
+void Device::write(const std::string& symbol_name, const std::vector<uint8_t>& data) {
+  const Symbol& s = symbol(symbol_name);
+  if (data.size() > s.size)
+    throw DriverError("'" + symbol_name + "' holds " + std::to_string(s.size) + " bytes, got " +
+                      std::to_string(data.size()));
+  write_mem(s.addr, data);
+}
+
+std::vector<uint8_t> Device::read(const std::string& symbol_name) {
+  const Symbol& s = symbol(symbol_name);
+  return read_mem(s.addr, s.size);
+}
+
+void Device::write_mem(uint32_t addr, const std::vector<uint8_t>& data) {
+  check_range(addr, data.size(), "write");
+  backend_->write_mem(addr, data.data(), data.size());
+}
+
+std::vector<uint8_t> Device::read_mem(uint32_t addr, size_t len) {
+  check_range(addr, len, "read");
+  std::vector<uint8_t> out(len);
+  backend_->read_mem(addr, out.data(), len);
+  return out;
+}
+
+RunResult Device::run(const RunLimits& limits) {
+  const uint32_t entry = image().entry;
+  last_ = backend_->run(entry, limits);
+  return *last_;
+}
+
+}  // namespace tessera

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+// The host driver: one API over every backend (golden model now; RTL and FPGA later).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "config/config.hpp"
+#include "image/image.hpp"
+#include "isa/arch.hpp"
+#include "model/golden_model.hpp"
+
+namespace tessera {
+
+class DriverError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RunLimits {
+  // 0 = no limit. The model has no clock: on it this bounds retired instructions.
+  uint64_t max_cycles = 0;
+};
+
+struct RunResult {
+  Status status;
+  Counters counters;
+  bool limit_reached = false;  // stopped by RunLimits, not by HALT or an error
+  bool ok() const { return status.state == RunState::Done && !limit_reached; }
+};
+
+// What a backend provides. Device memory is the only state the host touches directly.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  virtual void write_mem(uint32_t addr, const uint8_t* data, size_t len) = 0;
+  virtual void read_mem(uint32_t addr, uint8_t* data, size_t len) = 0;
+  virtual RunResult run(uint32_t entry, const RunLimits& limits) = 0;
+};
+
+enum class BackendKind { Model };
+
+struct DeviceOptions {
+  BackendKind backend = BackendKind::Model;
+  std::vector<AddrRange> bus_errors;  // device memory answers these with an error
+};
+
+BackendKind parse_backend_name(const std::string& name);  // throws DriverError
+
+class Device {
+ public:
+  Device(const Config& cfg, std::unique_ptr<Backend> backend);
+  static std::unique_ptr<Device> open(const Config& cfg, const DeviceOptions& opts = {});
+
+  const Config& config() const { return cfg_; }
+  std::string backend_name() const { return backend_->name(); }
+
+  // Checks the image against the configuration, then writes its sections.
+  void load(const Image& img, const std::string& name = "image");
+  const Image& image() const;
+  const Symbol& symbol(const std::string& name) const;
+
+  // By symbol: `data` may be shorter than the symbol, never longer.
+  void write(const std::string& symbol_name, const std::vector<uint8_t>& data);
+  std::vector<uint8_t> read(const std::string& symbol_name);
+  void write_mem(uint32_t addr, const std::vector<uint8_t>& data);
+  std::vector<uint8_t> read_mem(uint32_t addr, size_t len);
+
+  RunResult run(const RunLimits& limits = {});
+  const std::optional<RunResult>& last_result() const { return last_; }
+
+ private:
+  void check_range(uint64_t addr, uint64_t len, const char* what) const;
+
+  Config cfg_;
+  std::unique_ptr<Backend> backend_;
+  std::optional<Image> image_;
+  std::optional<RunResult> last_;
+};
+
+}  // namespace tessera

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+// Configuration-dependent legality of one instruction: the checks the controller's
+// decoder makes before issue (lane counts within N, buffer and memory ranges).
+// The golden model, the assembler and (in hardware) the RTL decoder apply the same rules.
+#pragma once
+
+#include <string>
+
+#include "config/config.hpp"
+#include "isa/arch.hpp"
+#include "isa/isa.hpp"
+
+namespace tessera {
+
+constexpr uint32_t kActParamRows = 9;  // bias (4 rows), multiplier (4 rows), shift (1 row)
+
+struct Legality {
+  ErrorCode code = ErrorCode::None;
+  std::string detail;  // why, for messages; empty when legal
+};
+
+// Checks Illegal, UbRange, AccRange and DramRange, in that order.
+Legality check_static(const Instr& in, const Config& cfg);
+
+}  // namespace tessera
