@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: Apache-2.0
+# Tessera's front door. `make help` lists the targets; CMake does the C++ underneath.
+
+BUILD   ?= build
+JOBS    ?= 2
+CONFIG  ?= configs/default.yaml
+BIN     := $(BUILD)/bin
+
+.DEFAULT_GOAL := help
+.PHONY: help deps build test demo isa clean
+
+help: ## list the targets
+	@echo "Tessera targets:"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  make \1\t\2/' | expand -t 20
+	@echo "Variables: BUILD=$(BUILD) JOBS=$(JOBS) CONFIG=$(CONFIG)"
+
+deps: ## install missing Debian packages (as root), or print the command to run
+	@scripts/deps.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+build: deps $(BUILD)/CMakeCache.txt ## build the host tools, libraries and tests
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build ## run the whole test suite (Catch2 through CTest)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+demo: build ## assemble the GEMM example and run it from C++ host code on the model
+	$(BIN)/tpu-as --config $(CONFIG) firmware/examples/gemm64.s -o $(BUILD)/gemm64.img
+	$(BIN)/gemm-host --config $(CONFIG) $(BUILD)/gemm64.img
+
+isa: build ## regenerate rtl/tpu_isa.vh and the encoding tables in docs/isa.md
+	$(BIN)/tpu-isa-gen --verilog > rtl/tpu_isa.vh
+	scripts/update-isa-doc.sh $(BIN)/tpu-isa-gen docs/isa.md
+
+clean: ## remove build directories
+	rm -rf $(BUILD) build-*

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+// Configuration loading and validation errors (each with its file:line:col).
+#include <catch2/catch.hpp>
+
+#include "config/config.hpp"
+#include "helpers.hpp"
+
+using namespace tessera;
+
+namespace {
+
+std::string config_error(const std::string& yaml) {
+  try {
+    parse_config(yaml, "cfg.yaml");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+const char* kValid =
+    "array_size: 8\nub_rows: 256\nacc_rows: 128\nwfifo_depth: 2\ndma_width: 64\n"
+    "dram_bytes: 65536\ntestbench:\n  mem_latency: 3\n  mem_bandwidth: 8\n";
+
+}  // namespace
+
+TEST_CASE("shipped configurations load", "[config]") {
+  const Config d = load_config_file(test::source_path("configs/default.yaml"));
+  CHECK(d.array_size == 16);
+  CHECK(d.wfifo_depth == 4);
+  CHECK(load_config_file(test::source_path("configs/n4.yaml")).array_size == 4);
+  CHECK(load_config_file(test::source_path("configs/n8.yaml")).array_size == 8);
+  CHECK(load_config_file(default_config_path()).array_size == 16);
+}
+
+TEST_CASE("a valid configuration parses into the struct", "[config]") {
+  const Config c = parse_config(kValid, "cfg.yaml");
+  CHECK(c.array_size == 8);
+  CHECK(c.ub_rows == 256);
+  CHECK(c.acc_rows == 128);
+  CHECK(c.wfifo_depth == 2);
+  CHECK(c.dma_width == 64);
+  CHECK(c.dram_bytes == 65536);
+  CHECK(c.testbench.mem_latency == 3);
+  CHECK(c.testbench.mem_bandwidth == 8);
+  CHECK(c.source == "cfg.yaml");
+}
+
+TEST_CASE("configuration errors name the file, line, column and the problem", "[config]") {
+  CHECK(config_error("array_size: 8\nfoo: 1\n") == "cfg.yaml:2:1: error: unknown key 'foo' in the configuration");
+  CHECK(config_error("array_size: 12\n") == "cfg.yaml:1:13: error: 'array_size' = 12 must be a power of two");
+  CHECK(config_error("array_size: 64\n") == "cfg.yaml:1:13: error: 'array_size' = 64 is out of range [4, 32]");
+  CHECK(config_error("wfifo_depth: 0\n") == "cfg.yaml:1:14: error: 'wfifo_depth' = 0 is out of range [1, 16]");
+  CHECK(config_error("ub_rows: lots\n") == "cfg.yaml:1:10: error: 'ub_rows' must be a non-negative integer, got 'lots'");
+  CHECK(config_error("ub_rows: -64\n") == "cfg.yaml:1:10: error: 'ub_rows' must be a non-negative integer, got '-64'");
+  CHECK(config_error("ub_rows: [1, 2]\n") == "cfg.yaml:1:10: error: 'ub_rows' must be an integer");
+  CHECK(config_error("testbench:\n  latency: 3\n") ==
+        "cfg.yaml:2:3: error: unknown key 'latency' in 'testbench'");
+  CHECK(config_error("testbench: 5\n") == "cfg.yaml:1:12: error: 'testbench' must be a mapping of key: value");
+  CHECK(config_error("") == "cfg.yaml:1:1: error: configuration is empty");
+  CHECK(config_error("array_size: [\n").find("cfg.yaml:") == 0);
+  CHECK(config_error("array_size: [\n").find("invalid YAML") != std::string::npos);
+  CHECK(config_error("array_size: 4\ndma_width: 64\n") ==
+        "cfg.yaml: error: 'dma_width' = 64 is wider than a unified-buffer row (8 * array_size = 32 bits)");
+}
+
+TEST_CASE("every error in a configuration is reported, not just the first", "[config]") {
+  const std::string e = config_error("array_size: 3\nub_rows: 1\nbogus: 2\n");
+  CHECK(e.find("cfg.yaml:1:13:") != std::string::npos);
+  CHECK(e.find("cfg.yaml:2:10:") != std::string::npos);
+  CHECK(e.find("cfg.yaml:3:1:") != std::string::npos);
+}
+
+TEST_CASE("a missing configuration file is a clear error", "[config]") {
+  CHECK_THROWS_WITH(load_config_file("/nonexistent/x.yaml"),
+                    "/nonexistent/x.yaml: error: cannot open configuration file");
+}
+
+TEST_CASE("the fingerprint covers architecture, not testbench timing", "[config]") {
+  const Config a = parse_config(kValid, "a");
+  Config b = a;
+  b.testbench.mem_latency = 99;
+  b.dma_width = 32;
+  CHECK(a.fingerprint() == b.fingerprint());
+  for (auto field : {&Config::array_size, &Config::ub_rows, &Config::acc_rows, &Config::wfifo_depth,
+                     &Config::dram_bytes}) {
+    Config c = a;
+    c.*field *= 2;
+    CHECK(c.fingerprint() != a.fingerprint());
+  }
+}
