@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: Apache-2.0
+// Assembler: syntax that works, and every error reported as file:line:col.
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <fstream>
+
+#include "asm/assembler.hpp"
+#include "asm/disassembler.hpp"
+#include "helpers.hpp"
+#include "isa/legality.hpp"
+#include "util/npy.hpp"
+
+using namespace tessera;
+
+namespace {
+
+const Config& cfg4() {
+  static const Config c = test::config_n(4);  // ub_rows 1024, acc_rows 512, dram 256 KiB
+  return c;
+}
+
+AsmResult assemble(const std::string& src, const Config& cfg = cfg4()) {
+  return assemble_source(src, "t.s", TESSERA_SOURCE_DIR "/tests/unit/data", cfg);
+}
+
+// The one diagnostic `src` must produce, formatted.
+std::string only_error(const std::string& src) {
+  const AsmResult r = assemble(src);
+  if (r.image) return "(assembled)";
+  if (r.diags.items().size() != 1) return "(" + std::to_string(r.diags.items().size()) + " errors)\n" + r.diags.format();
+  return r.diags.items()[0].format();
+}
+
+Instr decode_at(const Image& img, size_t index) {
+  Instr in;
+  REQUIRE(decode(load_word(&img.sections.at(0).bytes.at(index * kInstrBytes)), in) == DecodeResult::Ok);
+  return in;
+}
+
+}  // namespace
+
+TEST_CASE("instructions, labels, constants and data assemble", "[asm]") {
+  const AsmResult r = assemble(R"(
+; a comment
+.equ ROWS, 3            # another comment
+.equ END, buf + FOUR * 4  // forward references to a label and a constant
+.equ FOUR, 4
+start:  rhm ub=1, rows=ROWS, addr=buf, stride=N
+        mmc rows=2, acc=5, ub=0, switch, accumulate
+        act acc=0, ub=2, rows=1, params=10, zp=-7, relu, pool=2
+        rw  addr=END, transpose
+        halt
+.data
+buf:    .byte 1, 2, -1, 255
+        .half 0x1234
+        .word -2
+        .space 2, 0xAA
+tail:   .align 8
+last:
+)");
+  INFO(r.diags.format());
+  REQUIRE(r.image);
+  const Image& img = *r.image;
+  REQUIRE(img.sections.size() == 2);
+  CHECK(img.entry == 0);
+  CHECK(img.sections[0].bytes.size() == 5 * kInstrBytes);
+  CHECK(img.sections[1].addr == 0x80);  // text end (0x50) rounded up to 64
+  CHECK(img.sections[1].bytes == std::vector<uint8_t>{1, 2, 0xff, 0xff, 0x34, 0x12, 0xfe, 0xff, 0xff,
+                                                     0xff, 0xaa, 0xaa, 0, 0, 0, 0});
+  const Instr a = decode_at(img, 0);
+  CHECK(a.op == Opcode::RHM);
+  CHECK(a.ub == 1);
+  CHECK(a.rows == 3);
+  CHECK(a.addr == 0x80);
+  CHECK(a.stride == 4);
+  CHECK(a.seglen == 4);  // default N
+  CHECK(a.segs == 1);
+  const Instr m = decode_at(img, 1);
+  CHECK((m.op == Opcode::MMC && m.rows == 2 && m.acc == 5 && m.sw == 1 && m.accumulate == 1));
+  const Instr t = decode_at(img, 2);
+  CHECK((t.zp == -7 && t.relu == 1 && t.pool == 2 && t.params == 10));
+  const Instr w = decode_at(img, 3);
+  CHECK((w.addr == 0x90 && w.transpose == 1 && w.k == 4 && w.n == 4 && w.stride == 4));
+  REQUIRE(img.symbols.size() == 4);
+  CHECK(img.find_symbol("start")->addr == 0);
+  CHECK(img.find_symbol("start")->size == 80);
+  CHECK(img.find_symbol("buf")->addr == 0x80);
+  CHECK(img.find_symbol("buf")->size == 12);
+  CHECK(img.find_symbol("tail")->size == 4);
+  CHECK(img.find_symbol("last")->size == 0);
+}
+
+TEST_CASE("expressions follow C precedence", "[asm]") {
+  const std::pair<const char*, int64_t> cases[] = {
+      {"1+2*3", 7},     {"(1+2)*3", 9},    {"1<<4|1", 17},  {"10-2-3", 5},  {"-3%2", -1},
+      {"~0&0xff", 255}, {"7/2", 3},        {"0b101^1", 4},  {"-(-5)", 5},   {"2*N+UB_ROWS/1024", 9},
+      {"1_000", 1000},  {"6&3|8", 10},     {"+4", 4},       {"1<<2+1", 8}};
+  for (const auto& [text, value] : cases) {
+    INFO(text);
+    const AsmResult r = assemble(std::string(".data\n.word ") + text + "\n");
+    REQUIRE(r.image);
+    const auto& b = r.image->sections.at(0).bytes;
+    CHECK(int32_t(uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24) == value);
+  }
+}
+
+TEST_CASE("segment addresses, .incbin and .npy", "[asm]") {
+  const AsmResult r = assemble(R"(
+.text 0x100
+        halt
+.data 0x2000
+raw:    .incbin "four.bin"
+part:   .incbin "four.bin", 1, 2
+arr:    .npy "w.npy"
+)");
+  INFO(r.diags.format());
+  REQUIRE(r.image);
+  CHECK(r.image->entry == 0x100);
+  CHECK(r.image->sections[0].addr == 0x100);
+  CHECK(r.image->sections[1].addr == 0x2000);
+  CHECK(r.image->sections[1].bytes == std::vector<uint8_t>{10, 20, 30, 40, 20, 30, 1, 0xfe, 3, 4, 5, 0xfa});
+  CHECK(r.image->find_symbol("arr")->size == 6);
+}
+
+TEST_CASE("each kind of mistake gets its own message at its line and column", "[asm]") {
+  const std::pair<const char*, const char*> cases[] = {
+      {"  foo ub=1", "t.s:1:3: error: unknown instruction 'foo'"},
+      {".bogus 1", "t.s:1:1: error: unknown directive '.bogus'"},
+      {"mmc ub=0, rows=1, acc=0, bad=1",
+       "t.s:1:26: error: unknown operand 'bad' for mmc (it takes accumulate, switch, ub, rows, acc)"},
+      {"mmc ub=0, ub=1, rows=1, acc=0", "t.s:1:11: error: operand 'ub' given twice"},
+      {"mmc ub=0, rows=1", "t.s:1:1: error: missing operand 'acc' for mmc"},
+      {"mmc ub=70000, rows=1, acc=0", "t.s:1:8: error: value 70000 for 'ub' is out of range [0, 65535]"},
+      {"mmc ub=0, rows=0, acc=0", "t.s:1:16: error: value 0 for 'rows' is out of range [1, 65536]"},
+      {"mmc ub=0, rows=1, acc=0, switch=1", "t.s:1:32: error: 'switch' is a flag and takes no value"},
+      {"mmc ub, rows=1, acc=0", "t.s:1:7: error: operand 'ub' needs a value: ub=EXPR"},
+      {"mmc ub=nothere, rows=1, acc=0", "t.s:1:8: error: undefined symbol 'nothere'"},
+      {"mmc ub=0 rows=1, acc=0", "t.s:1:10: error: expected ',' before 'rows'"},
+      {"mmc ub=, rows=1, acc=0", "t.s:1:8: error: expected an expression, found ','"},
+      {".equ X, 4/0", "t.s:1:10: error: division by zero"},
+      {".equ X, (1+2", "t.s:1:13: error: expected ')'"},
+      {".equ X, 1 << 64", "t.s:1:11: error: shift count 64 is out of range [0, 63]"},
+      {".equ X, 0x7fffffffffffffff + 1", "t.s:1:28: error: integer overflow in expression"},
+      {".equ N, 3", "t.s:1:6: error: 'N' is a predefined constant and cannot be redefined"},
+      {"a:\na: halt", "t.s:2:1: error: symbol 'a' is already defined"},
+      {".x: halt", "t.s:1:1: error: label names cannot start with '.'"},
+      {"halt @", "t.s:1:6: error: unexpected character '@'"},
+      {"mmc ub=0x, rows=1, acc=0", "t.s:1:8: error: number has no digits"},
+      {"mmc ub=12ab, rows=1, acc=0", "t.s:1:8: error: invalid digit 'a' in number"},
+      {".data\n.incbin \"four.bin", "t.s:2:9: error: unterminated string"},
+      {".data\n.incbin \"nofile.bin\"", "t.s:2:9: error: cannot open 'nofile.bin'"},
+      {".data\n.incbin four.bin", "t.s:2:9: error: .incbin needs a file name in double quotes"},
+      {".data\n.incbin \"four.bin\", 5", "t.s:2:21: error: .incbin offset 5 is beyond the file's 4 bytes"},
+      {".data\n.npy \"four.bin\"", "t.s:2:6: error: 'four.bin': not a .npy file (bad magic)"},
+      {".data\n.npy \"f32.npy\"",
+       "t.s:2:6: error: 'f32.npy': unsupported .npy dtype '<f4' (use int8, uint8, int16, uint16, int32 or uint32, little-endian)"},
+      {".data\n.byte 1, 300", "t.s:2:10: error: value 300 does not fit in 1 byte [-128, 255]"},
+      {".data\n.half 70000", "t.s:2:7: error: value 70000 does not fit in 2 bytes [-32768, 65535]"},
+      {".data\n.byte", "t.s:2:6: error: .byte needs at least one value"},
+      {".data\nhalt", "t.s:2:1: error: instruction 'halt' in the .data segment"},
+      {".byte 1\nhalt", "t.s:2:1: error: instruction is not 16-byte aligned (add '.align 16' before it)"},
+      {".align 3", "t.s:1:8: error: alignment must be a power of two from 1 to 64, got 3"},
+      {".data\n.space x\nx:", "t.s:2:8: error: a .space size must be a constant known at this point (no labels)"},
+      {".data\n.space -1", "t.s:2:8: error: .space size -1 is out of range [0, 262144]"},
+      {".text 0x104", "t.s:1:7: error: segment address 260 must be a multiple of 64 inside device memory"},
+      {".text 0x100\n.text 0x200", "t.s:2:7: error: .text address is already set to 256"},
+      {"halt\n.text 0x100", "t.s:2:7: error: .text address must be set before the segment's first content"},
+      {"rhm ub=0, rows=1, addr=0, stride=4, seglen=8", "t.s:1:1: error: rhm: seglen=8 exceeds the array size N=4"},
+      {"rhm ub=0, rows=1, addr=0, stride=4, seglen=2, segs=3",
+       "t.s:1:1: error: rhm: seglen*segs=6 exceeds the array size N=4"},
+      {"mmc ub=1020, rows=10, acc=0",
+       "t.s:1:1: error: mmc: input unified-buffer rows [1020, 1030) are outside [0, 1024)"},
+      {"mmc ub=0, rows=10, acc=510", "t.s:1:1: error: mmc: accumulator rows [510, 520) are outside [0, 512)"},
+      {"act ub=0, rows=1, acc=0, params=1020",
+       "t.s:1:1: error: act: parameter unified-buffer rows [1020, 1029) are outside [0, 1024)"},
+      {"whm ub=0, rows=2, addr=0x3fffc, stride=4",
+       "t.s:1:1: error: whm: device-memory bytes [0x3fffc, 0x40004) reach past the end of device memory (0x40000)"},
+      {".data\n.space 200000\n.space 100000",
+       "t.s:2:1: error: .data segment (300000 bytes at 0) does not fit in device memory (262144 bytes)"},
+      {".equ A, B + 1\n.equ C, 1", "t.s:1:9: error: undefined symbol 'B'"},
+      {"halt 1", "t.s:1:6: error: expected an operand name, found '1'"},
+      {"nop x=1", "t.s:1:5: error: unknown operand 'x' for nop (it takes no operands)"},
+      {"5 halt", "t.s:1:1: error: expected a label, directive or instruction, found '5'"},
+  };
+  for (const auto& [src, want] : cases) {
+    INFO(src);
+    CHECK(only_error(src) == want);
+  }
+}
+
+TEST_CASE("all errors are reported, in line order, and no image is made", "[asm]") {
+  const AsmResult r = assemble("halt\n  bad1\nhalt\nmmc ub=0\n.data\n.byte 999\nhalt\n");
+  CHECK_FALSE(r.image);
+  REQUIRE(r.diags.items().size() == 4);
+  CHECK(r.diags.items()[0].loc.line == 2);
+  CHECK(r.diags.items()[1].loc.line == 7);  // pass-1 errors come first within a pass
+  CHECK(r.diags.items()[2].loc.line == 4);
+  CHECK(r.diags.items()[3].loc.line == 6);
+}
+
+TEST_CASE("a label after a bad instruction keeps its address", "[asm]") {
+  const AsmResult r = assemble("bogus\nhere: halt\n");
+  REQUIRE_FALSE(r.image);
+  const AsmResult ok = assemble("nop\nhere: halt\n");
+  REQUIRE(ok.image);
+  CHECK(ok.image->find_symbol("here")->addr == 16);
+}
+
+TEST_CASE("disassembled source reassembles to the identical image", "[asm]") {
+  const Config cfg = load_config_file(test::source_path("configs/default.yaml"));
+  const AsmResult r = assemble_file(test::source_path("firmware/examples/gemm64.s"), cfg);
+  INFO(r.diags.format());
+  REQUIRE(r.image);
+  const std::string src = disassemble_source(*r.image);
+  const AsmResult again = assemble(src, cfg);
+  INFO(again.diags.format());
+  REQUIRE(again.image);
+  CHECK(serialize_image(*again.image) == serialize_image(*r.image));
+  CHECK(disassemble_listing(*r.image).find("mmc switch, ub=0, rows=64, acc=0") != std::string::npos);
+}
+
+TEST_CASE("random instructions survive format -> assemble -> encode", "[asm]") {
+  const Config cfg = test::config_n(32);
+  std::mt19937_64 rng(test::test_seed());
+  int checked = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const OpSpec& op = isa_table()[trial % isa_table().size()];
+    Instr in;
+    in.op = op.op;
+    for (const auto& f : op.fields) {
+      std::uniform_int_distribution<int64_t> d(f.min_value(), f.max_value());
+      in.*(f.member) = d(rng);
+    }
+    if (check_static(in, cfg).code != ErrorCode::None) continue;  // the assembler rejects those
+    const AsmResult r = assemble(format_instr(in) + "\n", cfg);
+    INFO(format_instr(in) << "\n" << r.diags.format());
+    REQUIRE(r.image);
+    CHECK(load_word(r.image->sections[0].bytes.data()) == encode(in));
+    ++checked;
+  }
+  CHECK(checked > 500);
+}
