@@ -193,9 +193,9 @@ TEST_CASE("all errors are reported, in line order, and no image is made", "[asm]
   CHECK_FALSE(r.image);
   REQUIRE(r.diags.items().size() == 4);
   CHECK(r.diags.items()[0].loc.line == 2);
-  CHECK(r.diags.items()[1].loc.line == 7);  // pass-1 errors come first within a pass
-  CHECK(r.diags.items()[2].loc.line == 4);
-  CHECK(r.diags.items()[3].loc.line == 6);
+  CHECK(r.diags.items()[1].loc.line == 4);
+  CHECK(r.diags.items()[2].loc.line == 6);
+  CHECK(r.diags.items()[3].loc.line == 7);
 }
 
 TEST_CASE("a label after a bad instruction keeps its address", "[asm]") {

@@ -74,6 +74,7 @@ class Assembler {
     layout();
     for (auto& st : stmts_) pass2_stmt(st);
     AsmResult r;
+    diags_.sort();
     r.diags = diags_;
     if (diags_.empty()) r.image = build_image();
     return r;

@@ -2,6 +2,7 @@
 // Compiler-style diagnostics: "file:line:col: error: message", all of them kept.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,12 @@ class Diagnostics {
  public:
   void error(const SourceLoc& loc, std::string message) {
     items_.push_back({loc, std::move(message)});
+  }
+  // In source order, however the passes found them.
+  void sort() {
+    std::stable_sort(items_.begin(), items_.end(), [](const Diagnostic& a, const Diagnostic& b) {
+      return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
+    });
   }
   bool empty() const { return items_.empty(); }
   const std::vector<Diagnostic>& items() const { return items_; }
