@@ -6,7 +6,7 @@ set -euo pipefail
 
 # One line per concern; keep README.md's list in step.
 PACKAGES=(
-  g++ make cmake pkg-config   # host C++ build
+  g++ make cmake              # host C++ build
   libyaml-cpp-dev             # configuration files
   catch2                      # unit tests
 )
