@@ -31,7 +31,9 @@ for want in "broken.s:4:9: error: unknown instruction 'frobnicate'" \
             "broken.s:8:21: error: value 300 does not fit in 1 byte" "tpu-as: 4 errors"; do
   grep -q "$want" "$work/out" || { echo "FAIL: broken source lacks: $want"; failures=$((failures + 1)); }
 done
-[ ! -e "$work/b.img" ] || { echo "FAIL: an image was written for a broken source"; failures=$((failures + 1)); }
+expect_fail "source is a directory" "cannot open source file \(not a regular file\)" "$bin/tpu-as" "$work" -o "$work/d.img"
+expect_fail "missing source" "cannot open source file \(no such file\)" "$bin/tpu-as" "$work/none.s" -o "$work/d.img"
+[ ! -e "$work/b.img" ] && [ ! -e "$work/d.img" ] || { echo "FAIL: an image was written for a broken source"; failures=$((failures + 1)); }
 
 # Inputs and outputs by symbol, raw and .npy; errors from the run are exit 1.
 head -c 4096 /dev/zero | tr '\0' '\001' > "$work/ones.bin"
@@ -43,6 +45,7 @@ PY
 expect_fail "bus error" "FAILED: BUS_ERROR \(device-memory bus error\) at pc 0x00000010: rhm" \
   "$bin/tpu-run" "$work/g.img" --bus-error 0x300:0x301
 expect_fail "run limit" "FAILED: run limit of 5 reached" "$bin/tpu-run" "$work/g.img" --max-cycles 5
+expect_fail "input is a directory" "cannot open \(not a regular file\)" "$bin/tpu-run" "$work/g.img" --in "a=$work"
 expect_fail "unknown symbol" "no symbol 'zz' in the image" "$bin/tpu-run" "$work/g.img" --in "zz=$work/ones.bin"
 expect_fail "wrong config" "image was built for another configuration" "$bin/tpu-run" --config "$src/configs/n4.yaml" "$work/g.img"
 expect_fail "unknown backend" "unknown backend 'gpu'" "$bin/tpu-run" --backend gpu "$work/g.img"
@@ -50,7 +53,7 @@ head -c 100 "$work/g.img" > "$work/trunc.img"
 expect_fail "truncated image" "truncated image" "$bin/tpu-run" "$work/trunc.img"
 printf 'garbage' > "$work/junk.img"
 expect_fail "not an image" "bad magic" "$bin/tpu-run" "$work/junk.img"
-expect_fail "missing image" "cannot open image file" "$bin/tpu-run" "$work/none.img"
+expect_fail "missing image" "cannot open image file \(no such file\)" "$bin/tpu-run" "$work/none.img"
 expect_fail "bad option" "unknown option '--frob'" "$bin/tpu-run" --frob "$work/g.img"
 
 # objdump: a listing, and source that reassembles to the same bytes.

@@ -73,7 +73,7 @@ TEST_CASE("every error in a configuration is reported, not just the first", "[co
 
 TEST_CASE("a missing configuration file is a clear error", "[config]") {
   CHECK_THROWS_WITH(load_config_file("/nonexistent/x.yaml"),
-                    "/nonexistent/x.yaml: error: cannot open configuration file");
+                    "/nonexistent/x.yaml: error: cannot open configuration file (no such file)");
 }
 
 TEST_CASE("the fingerprint covers architecture, not testbench timing", "[config]") {

@@ -13,6 +13,7 @@
 #include "asm/lexer.hpp"
 #include "isa/isa.hpp"
 #include "isa/legality.hpp"
+#include "util/file_io.hpp"
 #include "util/npy.hpp"
 
 namespace tessera {
@@ -349,10 +350,13 @@ class Assembler {
 
   std::vector<uint8_t> read_file(const Token& path_tok) {
     const std::string& p = path_tok.text;
-    const std::string full = (!p.empty() && p[0] == '/') || base_dir_.empty() ? p : base_dir_ + "/" + p;
-    std::ifstream in(full, std::ios::binary);
-    if (!in) throw ExprError{path_tok.col, "cannot open '" + p + "'"};
-    return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (p.empty()) throw ExprError{path_tok.col, "empty file name"};
+    const std::string full = (p[0] == '/' || base_dir_.empty()) ? p : base_dir_ + "/" + p;
+    try {
+      return read_file_bytes(full);
+    } catch (const FileError& e) {
+      throw ExprError{path_tok.col, "cannot open '" + p + "' (" + e.reason() + ")"};
+    }
   }
 
   // ---- layout between the passes -----------------------------------------
@@ -545,17 +549,17 @@ AsmResult assemble_source(const std::string& text, const std::string& file_name,
 }
 
 AsmResult assemble_file(const std::string& path, const Config& cfg) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::string text;
+  try {
+    text = read_file_text(path);
+  } catch (const FileError& e) {
     AsmResult r;
-    r.diags.error({path, 1, 1}, "cannot open source file");
+    r.diags.error({path, 1, 1}, "cannot open source file (" + e.reason() + ")");
     return r;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
   const size_t slash = path.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash);
-  return assemble_source(ss.str(), path, dir, cfg);
+  return assemble_source(text, path, dir, cfg);
 }
 
 }  // namespace tessera

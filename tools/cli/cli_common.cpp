@@ -2,7 +2,6 @@
 #include "cli/cli_common.hpp"
 
 #include <fstream>
-#include <iterator>
 
 namespace tessera::cli {
 
@@ -39,12 +38,6 @@ std::string Args::positional() {
 
 Config load_config_arg(const std::string& path) {
   return load_config_file(path.empty() ? default_config_path() : path);
-}
-
-std::vector<uint8_t> read_file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw CliError{"cannot open '" + path + "'"};
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 void write_file_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {

@@ -32,7 +32,6 @@ class Args {
 };
 
 Config load_config_arg(const std::string& path);  // "" = the default configuration
-std::vector<uint8_t> read_file_bytes(const std::string& path);
 void write_file_bytes(const std::string& path, const std::vector<uint8_t>& bytes);
 uint64_t parse_number(const std::string& text, const char* what);
 

@@ -5,6 +5,7 @@
 #include "cli/cli_common.hpp"
 #include "driver/device.hpp"
 #include "isa/isa.hpp"
+#include "util/file_io.hpp"
 #include "util/npy.hpp"
 
 using namespace tessera;
@@ -32,7 +33,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 }
 
 std::vector<uint8_t> input_bytes(const std::string& path) {
-  std::vector<uint8_t> bytes = cli::read_file_bytes(path);
+  std::vector<uint8_t> bytes = read_file_bytes(path);
   if (bytes.size() >= 6 && bytes[0] == 0x93 && bytes[1] == 'N') {
     try {
       return parse_npy(bytes).data;

@@ -3,12 +3,12 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <fstream>
 #include <functional>
 #include <map>
 #include <sstream>
 #include <vector>
 
+#include "util/file_io.hpp"
 #include "util/fnv.hpp"
 
 #ifndef TESSERA_DEFAULT_CONFIG
@@ -166,11 +166,13 @@ Config parse_config(const std::string& yaml_text, const std::string& source_name
 }
 
 Config load_config_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path + ": error: cannot open configuration file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_config(ss.str(), path);
+  std::string text;
+  try {
+    text = read_file_text(path);
+  } catch (const FileError& e) {
+    throw ConfigError(path + ": error: cannot open configuration file (" + e.reason() + ")");
+  }
+  return parse_config(text, path);
 }
 
 void validate_config(const Config& cfg) {

@@ -16,7 +16,9 @@ int main(int argc, char** argv) {
   }
   try {
     const Config cfg = load_config_file(argv[2]);
-    auto dev = Device::open(cfg, {BackendKind::Model});
+    DeviceOptions opts;
+    opts.backend = BackendKind::Model;
+    auto dev = Device::open(cfg, opts);
     dev->load(read_image_file(argv[3]), argv[3]);
 
     const int n = 64;

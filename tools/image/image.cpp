@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 #include "isa/isa.hpp"
+#include "util/file_io.hpp"
 
 namespace tessera {
 namespace {
@@ -202,10 +202,11 @@ Image parse_image(const std::vector<uint8_t>& b, const std::string& name) {
 }
 
 Image read_image_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ImageError(path + ": cannot open image file");
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return parse_image(bytes, path);
+  try {
+    return parse_image(read_file_bytes(path), path);
+  } catch (const FileError& e) {
+    throw ImageError(path + ": cannot open image file (" + e.reason() + ")");
+  }
 }
 
 void write_image_file(const std::string& path, const Image& img) {
