@@ -7,7 +7,7 @@ CONFIG  ?= configs/default.yaml
 BIN     := $(BUILD)/bin
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo isa clean
+.PHONY: help deps build test demo lint formal isa clean
 
 help: ## list the targets
 	@echo "Tessera targets:"
@@ -29,6 +29,12 @@ test: build ## run the whole test suite (Catch2 through CTest)
 demo: build ## assemble the GEMM example and run it from C++ host code on the model
 	$(BIN)/tpu-as --config $(CONFIG) firmware/examples/gemm64.s -o $(BUILD)/gemm64.img
 	$(BIN)/gemm-host --config $(CONFIG) $(BUILD)/gemm64.img
+
+lint: deps ## lint the RTL: Verilator -Wall for N = 4, 8, 16, 32; Yosys; Icarus
+	scripts/lint.sh
+
+formal: deps ## prove the RTL's formal properties (yosys-smtbmc: BMC and induction)
+	scripts/formal.sh $(BUILD)/formal
 
 isa: build ## regenerate rtl/tpu_isa.vh and the encoding tables in docs/isa.md
 	$(BIN)/tpu-isa-gen --verilog > rtl/tpu_isa.vh

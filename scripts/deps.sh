@@ -9,6 +9,9 @@ PACKAGES=(
   g++ make cmake              # host C++ build
   libyaml-cpp-dev             # configuration files
   catch2                      # unit tests
+  verilator                   # RTL block tests and lint
+  iverilog                    # lint: the RTL must read in Icarus too
+  yosys z3                    # lint and formal proofs (yosys-smtbmc with z3)
 )
 
 missing=()

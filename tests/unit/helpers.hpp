@@ -11,6 +11,7 @@
 #include "config/config.hpp"
 #include "image/image.hpp"
 #include "isa/isa.hpp"
+#include "test_seed.hpp"
 
 namespace tessera::test {
 
@@ -28,17 +29,6 @@ inline Config config_n(uint32_t n) {
 
 inline std::string source_path(const std::string& rel) {
   return std::string(TESSERA_SOURCE_DIR) + "/" + rel;
-}
-
-// Seed for randomized tests: TESSERA_SEED replays a run; the seed is always printed.
-inline uint32_t test_seed() {
-  static const uint32_t seed = [] {
-    const char* env = std::getenv("TESSERA_SEED");
-    const uint32_t s = env ? static_cast<uint32_t>(std::strtoul(env, nullptr, 0)) : std::random_device{}();
-    std::fprintf(stderr, "test seed: TESSERA_SEED=%u\n", s);
-    return s;
-  }();
-  return seed;
 }
 
 // An image whose text is `program` at address 0 and whose data sits at `data_addr`.

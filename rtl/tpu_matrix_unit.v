@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+// The matrix unit: input skew, the N x N systolic array, output deskew.
+//
+// One input row (N int8 lanes) may enter per cycle; its N int32 dot products leave
+// together 2N-1 cycles later (docs/architecture.md, "Matrix unit timing"). Inside,
+// data is valid-only: the controller only issues rows it has room for.
+//
+// Weights: w_we_i writes row w_row_i of the shadow tile (W[k][n] for k = w_row_i,
+// n = lane). A row entering with in_switch_i starts using the shadow tile. Contract
+// (kept by the controller): a tile's rows are written on consecutive cycles in order
+// 0..N-1; the write of row 0 starts at least N-1 cycles after the previous switch row
+// entered, and the next switch row enters at least one cycle after row 0 was written.
+`default_nettype none
+
+module tpu_matrix_unit #(
+    parameter integer ArraySize = 4  // N: lanes per row, PEs per side
+) (
+    input  wire                          clk_i,
+    input  wire                          rst_ni,
+    input  wire                          in_valid_i,
+    input  wire                          in_switch_i,
+    input  wire [ArraySize*8-1:0]        in_data_i,
+    input  wire                          w_we_i,
+    input  wire [RowBits-1:0]            w_row_i,
+    input  wire [ArraySize*8-1:0]        w_data_i,
+    output wire                          out_valid_o,
+    output wire [ArraySize*32-1:0]       out_data_o
+);
+  localparam integer N = ArraySize;
+  localparam integer RowBits = (N > 1) ? $clog2(N) : 1;  // width of a row index
+
+  // Skew: lane k (and its row's valid/switch) enters array row k after k cycles.
+  wire [N*8-1:0] x_skewed;
+  wire [N*2-1:0] ctrl_skewed;
+  tpu_skew #(.Lanes(N), .Width(8), .Reverse(0), .Reset(0)) u_skew_data (
+      .clk_i(clk_i), .rst_ni(rst_ni), .d_i(in_data_i), .q_o(x_skewed));
+  tpu_skew #(.Lanes(N), .Width(2), .Reverse(0), .Reset(1)) u_skew_ctrl (
+      .clk_i(clk_i), .rst_ni(rst_ni), .d_i({N{in_switch_i, in_valid_i}}), .q_o(ctrl_skewed));
+
+  wire [N-1:0] x_valid, x_switch, w_row_we;
+  genvar k;
+  generate
+    for (k = 0; k < N; k = k + 1) begin : g_lane
+      assign x_valid[k]  = ctrl_skewed[2*k];
+      assign x_switch[k] = ctrl_skewed[2*k+1];
+      assign w_row_we[k] = w_we_i && (w_row_i == k[RowBits-1:0]);
+    end
+  endgenerate
+
+  wire [N*32-1:0] psum;
+  wire            psum_valid;
+  tpu_systolic_array #(.ArraySize(N)) u_array (
+      .clk_i     (clk_i),
+      .rst_ni    (rst_ni),
+      .x_i       (x_skewed),
+      .x_valid_i (x_valid),
+      .x_switch_i(x_switch),
+      .w_row_we_i(w_row_we),
+      .w_row_i   (w_data_i),
+      .psum_o    (psum),
+      .valid_o   (psum_valid)
+  );
+
+  // Deskew: column c finishes c cycles after column 0; delay it N-1-c to line up.
+  tpu_skew #(.Lanes(N), .Width(32), .Reverse(1), .Reset(0)) u_deskew (
+      .clk_i(clk_i), .rst_ni(rst_ni), .d_i(psum), .q_o(out_data_o));
+  tpu_delay #(.Width(1), .Delay(N - 1), .Reset(1)) u_valid_delay (
+      .clk_i(clk_i), .rst_ni(rst_ni), .d_i(psum_valid), .q_o(out_valid_o));
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+// The weight FIFO: DepthTiles tiles of N rows of N int8 weights, moved a row at a
+// time with valid/ready on both sides. tiles_o counts the tiles whose every row has
+// been written and not every row read (the tile being read included), so the matrix
+// unit can start a tile load only when the whole tile is there and stream it
+// without a stall.
+`default_nettype none
+
+module tpu_weight_fifo #(
+    parameter integer ArraySize  = 4,  // N: a tile is N rows of N bytes
+    parameter integer DepthTiles = 4   // capacity in tiles (TPU v1: 4)
+) (
+    input  wire                   clk_i,
+    input  wire                   rst_ni,
+    input  wire                   wr_valid_i,
+    output wire                   wr_ready_o,
+    input  wire [ArraySize*8-1:0] wr_data_i,
+    output wire                   rd_valid_o,
+    input  wire                   rd_ready_i,
+    output wire [ArraySize*8-1:0] rd_data_o,
+    output wire [TileBits-1:0]    tiles_o
+);
+  localparam integer N        = ArraySize;
+  localparam integer Rows     = N * DepthTiles;          // capacity in rows
+  localparam integer PtrBits  = $clog2(Rows);            // slot index width
+  localparam integer RowBits  = $clog2(N);               // row-within-tile width
+  localparam integer TileBits = $clog2(DepthTiles + 1);  // 0..DepthTiles
+
+  initial begin
+    if (N < 2 || (N & (N - 1)) != 0) begin
+      $display("tpu_weight_fifo: ArraySize must be a power of two >= 2");
+      $finish;
+    end
+    if (DepthTiles < 1 || (DepthTiles & (DepthTiles - 1)) != 0) begin
+      $display("tpu_weight_fifo: DepthTiles must be a power of two (pointers wrap)");
+      $finish;
+    end
+  end
+
+  reg [N*8-1:0]     mem_q [0:Rows-1];
+  reg [PtrBits:0]   wptr_q, rptr_q;      // one extra bit tells full from empty
+
+  wire [PtrBits:0] count   = wptr_q - rptr_q;
+  wire             do_wr   = wr_valid_i && wr_ready_o;
+  wire             do_rd   = rd_valid_o && rd_ready_i;
+
+  wire [PtrBits:0]    wptr_d  = wptr_q + {{PtrBits{1'b0}}, do_wr};
+  wire [PtrBits:0]    rptr_d  = rptr_q + {{PtrBits{1'b0}}, do_rd};
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      wptr_q  <= {(PtrBits+1){1'b0}};
+      rptr_q  <= {(PtrBits+1){1'b0}};
+    end else begin
+      wptr_q  <= wptr_d;
+      rptr_q  <= rptr_d;
+    end
+  end
+
+  always @(posedge clk_i) begin
+    if (do_wr) mem_q[wptr_q[PtrBits-1:0]] <= wr_data_i;
+  end
+
+  assign wr_ready_o = count != Rows[PtrBits:0];
+  assign rd_valid_o = count != {(PtrBits+1){1'b0}};
+  assign rd_data_o  = mem_q[rptr_q[PtrBits-1:0]];
+  // Whole tiles written, counted from the tile the read pointer is in: the tile
+  // pointers are the row pointers without their row-in-tile bits.
+  assign tiles_o    = wptr_q[PtrBits:RowBits] - rptr_q[PtrBits:RowBits];
+
+`ifdef FORMAL
+  // Promises proven by `make formal` (tests/formal/): no overflow or underflow,
+  // order and contents kept, output held while stalled, tiles consistent with rows.
+  reg f_past_valid = 1'b0;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+  always @(*) if (!f_past_valid) assume (!rst_ni);
+
+  always @(*) begin
+    if (f_past_valid && rst_ni) begin
+      assert (count <= Rows);
+      assert (tiles_o <= DepthTiles);
+      assert ({{(PtrBits+1-TileBits){1'b0}}, tiles_o} * N <= count + N - 1);
+    end
+  end
+
+  always @(posedge clk_i) begin
+    if (f_past_valid && $past(rst_ni) && rst_ni) begin
+      // a stalled output keeps its data
+      if ($past(rd_valid_o && !rd_ready_i)) begin
+        assert (rd_valid_o);
+        assert (rd_data_o == $past(rd_data_o));
+      end
+      // never written when full, never read when empty
+      if ($past(count) == Rows) assert (wptr_q == $past(wptr_q));
+      if ($past(count) == 0) assert (rptr_q == $past(rptr_q));
+    end
+  end
+
+  // Contents: an arbitrary value written to an arbitrary slot comes out unchanged
+  // when the read pointer reaches it, before anything else can overwrite it.
+  (* anyconst *) reg [PtrBits:0] f_slot;
+  (* anyconst *) reg [N*8-1:0]   f_data;
+  reg f_tracking = 1'b0;
+  always @(posedge clk_i) begin
+    if (!rst_ni) f_tracking <= 1'b0;
+    else if (do_wr && wptr_q == f_slot && wr_data_i == f_data) f_tracking <= 1'b1;
+    else if (do_rd && rptr_q == f_slot) f_tracking <= 1'b0;
+  end
+  always @(*) begin
+    if (rst_ni && f_tracking) begin
+      assert (mem_q[f_slot[PtrBits-1:0]] == f_data);
+      assert (f_slot - rptr_q < count);  // still inside the FIFO
+      if (rptr_q == f_slot) assert (rd_valid_o && rd_data_o == f_data);
+    end
+  end
+`endif
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# RTL lint: every module in rtl/ as a top, with Verilator -Wall for N in {4, 8, 16, 32};
+# every file read by Yosys (elaborated, no latches, no multiple drivers or loops) and by
+# Icarus Verilog. No waivers are needed; if one ever is, it goes in rtl/lint_waivers.vlt.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+sizes=(4 8 16 32)
+failures=0 checks=0
+
+run() {  # run DESCRIPTION COMMAND...
+  checks=$((checks + 1))
+  if ! out=$("${@:2}" 2>&1); then
+    echo "lint: FAIL: $1"; echo "$out" | sed 's/^/    /'; failures=$((failures + 1))
+  elif [ -n "$out" ]; then
+    echo "lint: FAIL (output): $1"; echo "$out" | sed 's/^/    /'; failures=$((failures + 1))
+  fi
+}
+
+for file in rtl/tpu_*.v; do
+  top=$(basename "$file" .v)
+  if grep -q "parameter integer ArraySize" "$file"; then
+    for n in "${sizes[@]}"; do
+      run "verilator $top N=$n" verilator --lint-only -Wall -y rtl -GArraySize="$n" --top-module "$top" "$file"
+      run "iverilog $top N=$n" iverilog -g2005 -Wall -o /dev/null -s "$top" -P"$top".ArraySize="$n" rtl/tpu_*.v
+    done
+    for n in 4 8; do
+      run "yosys $top N=$n" yosys -q -p "read_verilog rtl/tpu_*.v; chparam -set ArraySize $n $top;
+        hierarchy -check -top $top; proc; flatten; opt_clean; check -assert;
+        select -assert-none t:\$dlatch t:\$sr t:\$dlatchsr"
+    done
+  else
+    run "verilator $top" verilator --lint-only -Wall -y rtl --top-module "$top" "$file"
+    run "iverilog $top" iverilog -g2005 -Wall -o /dev/null -s "$top" rtl/tpu_*.v
+    run "yosys $top" yosys -q -p "read_verilog rtl/tpu_*.v; hierarchy -check -top $top; proc; check -assert"
+  fi
+done
+echo "lint: $((checks - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]
