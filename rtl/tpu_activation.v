@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+// The activation unit: N requantization lanes plus max pooling across planes.
+//
+// Before an `act`, the sequencer writes the 9-row parameter block (docs/isa.md) row
+// by row through param_we_i/param_row_i/param_data_i: rows 0-3 the int32 biases,
+// rows 4-7 the int32 multipliers, row 8 the shifts. It then streams accumulator rows
+// in plane order (for each output row: planes 0..P-1), marking the first and last
+// plane of each output row. One int8 row leaves for every `last` row, 4 cycles
+// after that row entered (3 requant stages and the pooling register). shift_error_o is high while any lane's shift byte is
+// above 63 (the sequencer reports ACT_PARAM instead of streaming).
+`default_nettype none
+
+module tpu_activation #(
+    parameter integer ArraySize = 4  // N: lanes
+) (
+    input  wire                    clk_i,
+    input  wire                    rst_ni,
+    input  wire                    param_we_i,
+    input  wire [3:0]              param_row_i,   // 0..8
+    input  wire [ArraySize*8-1:0]  param_data_i,
+    output wire                    shift_error_o,
+    input  wire [7:0]              zp_i,          // held for the whole instruction
+    input  wire                    relu_i,
+    input  wire                    in_valid_i,
+    input  wire                    in_first_i,    // first plane of an output row
+    input  wire                    in_last_i,     // last plane of an output row
+    input  wire [ArraySize*32-1:0] in_data_i,
+    output wire                    out_valid_o,
+    output wire [ArraySize*8-1:0]  out_data_o
+);
+  localparam integer N = ArraySize;
+
+  // Parameter block, one register file row per UB row (bias/multiplier lanes packed
+  // little-endian over 4 rows: lane i is bytes 4i..4i+3 of rows 0-3 concatenated).
+  reg [N*8-1:0] prm_q [0:8];
+  always @(posedge clk_i) begin
+    if (param_we_i) prm_q[param_row_i] <= param_data_i;
+  end
+  wire [4*N*8-1:0] bias_flat = {prm_q[3], prm_q[2], prm_q[1], prm_q[0]};
+  wire [4*N*8-1:0] mult_flat = {prm_q[7], prm_q[6], prm_q[5], prm_q[4]};
+  wire [N*8-1:0]   shifts    = prm_q[8];
+
+  // first/last travel with the data through the lanes' three stages.
+  wire [1:0] tag;
+  tpu_delay #(.Width(2), .Delay(3), .Reset(1)) u_tag (
+      .clk_i(clk_i), .rst_ni(rst_ni), .d_i({in_first_i, in_last_i}), .q_o(tag));
+
+  wire [N-1:0]   lane_valid;
+  wire [N*8-1:0] lane_out;
+  wire [N-1:0]   lane_bad_shift;
+  reg  [N*8-1:0] max_q;
+  reg            out_valid_q;
+  wire [N*8-1:0] max_d;
+  genvar i;
+  generate
+    for (i = 0; i < N; i = i + 1) begin : g_lane
+      tpu_requant u_requant (
+          .clk_i      (clk_i),
+          .rst_ni     (rst_ni),
+          .in_valid_i (in_valid_i),
+          .acc_i      (in_data_i[32*i +: 32]),
+          .bias_i     (bias_flat[32*i +: 32]),
+          .mult_i     (mult_flat[32*i +: 32]),
+          .shift_i    (shifts[8*i +: 6]),
+          .zp_i       (zp_i),
+          .relu_i     (relu_i),
+          .out_valid_o(lane_valid[i]),
+          .out_o      (lane_out[8*i +: 8]));
+      assign lane_bad_shift[i] = |shifts[8*i+6 +: 2];
+      // Running maximum over the planes of one output row (signed int8).
+      wire [7:0] v   = lane_out[8*i +: 8];
+      wire [7:0] cur = max_q[8*i +: 8];
+      assign max_d[8*i +: 8] = (tag[1] || $signed(v) > $signed(cur)) ? v : cur;
+    end
+  endgenerate
+
+  always @(posedge clk_i) begin
+    if (lane_valid[0]) max_q <= max_d;
+  end
+  always @(posedge clk_i) begin
+    if (!rst_ni) out_valid_q <= 1'b0;
+    else         out_valid_q <= lane_valid[0] && tag[0];
+  end
+
+  assign shift_error_o = |lane_bad_shift;
+  assign out_valid_o   = out_valid_q;
+  assign out_data_o    = max_q;
+  wire unused_lanes = ^lane_valid[N-1:0];  // all lanes run in lockstep; lane 0 speaks for them
+endmodule
+
+`default_nettype wire
