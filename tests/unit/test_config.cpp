@@ -51,6 +51,7 @@ TEST_CASE("configuration errors name the file, line, column and the problem", "[
   CHECK(config_error("array_size: 12\n") == "cfg.yaml:1:13: error: 'array_size' = 12 must be a power of two");
   CHECK(config_error("array_size: 64\n") == "cfg.yaml:1:13: error: 'array_size' = 64 is out of range [4, 32]");
   CHECK(config_error("wfifo_depth: 0\n") == "cfg.yaml:1:14: error: 'wfifo_depth' = 0 is out of range [1, 16]");
+  CHECK(config_error("wfifo_depth: 3\n") == "cfg.yaml:1:14: error: 'wfifo_depth' = 3 must be a power of two");
   CHECK(config_error("ub_rows: lots\n") == "cfg.yaml:1:10: error: 'ub_rows' must be a non-negative integer, got 'lots'");
   CHECK(config_error("ub_rows: -64\n") == "cfg.yaml:1:10: error: 'ub_rows' must be a non-negative integer, got '-64'");
   CHECK(config_error("ub_rows: [1, 2]\n") == "cfg.yaml:1:10: error: 'ub_rows' must be an integer");

@@ -29,7 +29,7 @@ struct Limits {
 const std::map<std::string, Limits>& top_limits() {
   static const std::map<std::string, Limits> limits = {
       {"array_size", {4, 32, true}},          {"ub_rows", {64, 65536, true}},
-      {"acc_rows", {64, 65536, true}},        {"wfifo_depth", {1, 16, false}},
+      {"acc_rows", {64, 65536, true}},        {"wfifo_depth", {1, 16, true}},
       {"dma_width", {32, 512, true}},         {"dram_bytes", {4096, 1u << 31, true}},
   };
   return limits;
