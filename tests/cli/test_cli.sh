@@ -43,7 +43,8 @@ import sys; d = open(sys.argv[1], 'rb').read()
 assert d[:6] == b'\x93NUMPY' and d[-4096:] == bytes([0]) * 4096, "64/1024 rounds to 0"
 PY
 expect_fail "bus error" "FAILED: BUS_ERROR \(device-memory bus error\) at pc 0x00000010: rhm" \
-  "$bin/tpu-run" "$work/g.img" --bus-error 0x300:0x301
+  "$bin/tpu-run" "$work/g.img" --bus-error 0x300:0x340
+expect_fail "unaligned bus error" "multiples of 64 bytes" "$bin/tpu-run" "$work/g.img" --bus-error 0x301:0x340
 expect_fail "run limit" "FAILED: run limit of 5 reached" "$bin/tpu-run" "$work/g.img" --max-cycles 5
 expect_fail "input is a directory" "cannot open \(not a regular file\)" "$bin/tpu-run" "$work/g.img" --in "a=$work"
 expect_fail "unknown symbol" "no symbol 'zz' in the image" "$bin/tpu-run" "$work/g.img" --in "zz=$work/ones.bin"

@@ -58,13 +58,18 @@ TEST_CASE("driver errors are clear", "[driver]") {
 TEST_CASE("bus-error injection and run limits reach the backend", "[driver]") {
   const Config cfg = config_n(4);
   DeviceOptions opts;
-  opts.bus_errors = {{0x1009, 0x100a}};
+  opts.bus_errors = {{0x1000, 0x1040}};
   auto dev = Device::open(cfg, opts);
   dev->load(copy_program(cfg));
   RunResult r = dev->run();
   CHECK_FALSE(r.ok());
   CHECK(r.status.error == ErrorCode::BusError);
-  CHECK(r.status.pc == 0x10);
+  CHECK(r.status.pc == 0x0);  // the first rhm reads 0x1000
+  for (const AddrRange bad : {AddrRange{0x1008, 0x1040}, AddrRange{0x1000, 0x1001}, AddrRange{0x1040, 0x1040}}) {
+    DeviceOptions o;
+    o.bus_errors = {bad};
+    CHECK_THROWS_WITH(Device::open(cfg, o), Contains("must be non-empty with both ends multiples of 64 bytes"));
+  }
 
   auto dev2 = Device::open(cfg);
   dev2->load(copy_program(cfg));

@@ -17,6 +17,7 @@ static const char* kUsage =
     "  --out  saves symbol SYM after the run (as .npy int8 if FILE ends in .npy)\n"
     "  --max-cycles  stop after N cycles (model backend: N instructions); 0 = none\n"
     "  --bus-error   device memory answers accesses in [LO, HI) with a bus error\n"
+    "                (LO and HI multiples of 64)\n"
     "  Exit code 0 only when the program reached HALT with no error.\n";
 
 namespace {

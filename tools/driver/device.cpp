@@ -15,6 +15,12 @@ Device::Device(const Config& cfg, std::unique_ptr<Backend> backend)
 
 std::unique_ptr<Device> Device::open(const Config& cfg, const DeviceOptions& opts) {
   validate_config(cfg);
+  for (const auto& r : opts.bus_errors) {
+    if (r.lo % kBusErrorGranule || r.hi % kBusErrorGranule || r.hi <= r.lo)
+      throw DriverError("bus-error range [" + std::to_string(r.lo) + ", " + std::to_string(r.hi) +
+                        ") must be non-empty with both ends multiples of " +
+                        std::to_string(kBusErrorGranule) + " bytes");
+  }
   switch (opts.backend) {
     case BackendKind::Model:
       return std::make_unique<Device>(cfg, std::make_unique<ModelBackend>(cfg, opts.bus_errors));

@@ -47,8 +47,13 @@ enum class BackendKind { Model };
 
 struct DeviceOptions {
   BackendKind backend = BackendKind::Model;
-  std::vector<AddrRange> bus_errors;  // device memory answers these with an error
+  // Device memory answers accesses in these ranges with a bus error. Both ends must be
+  // multiples of kBusErrorGranule: the RTL reads whole bus beats, so a beat is then
+  // entirely inside or outside a range on every backend.
+  std::vector<AddrRange> bus_errors;
 };
+
+constexpr uint32_t kBusErrorGranule = 64;  // bytes: the widest DMA beat (512 bits)
 
 BackendKind parse_backend_name(const std::string& name);  // throws DriverError
 
