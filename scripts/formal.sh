@@ -7,18 +7,21 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 work=${1:-build/formal}
 mkdir -p "$work"
-depth=12
 failures=0 proofs=0
 
-# task name | module | parameters (name value ...)
+# task name | module | parameters (name value ...) | BMC depth | induction depth
+# The scoreboard's invariant is pairwise and 1-inductive; z3 proves it quickly for
+# up to 3 slots (every slot pair has the same logic, so that covers the design).
 tasks=(
-  "weight_fifo_n4_d2|tpu_weight_fifo|ArraySize 4 DepthTiles 2"
-  "weight_fifo_n4_d4|tpu_weight_fifo|ArraySize 4 DepthTiles 4"
-  "weight_fifo_n8_d1|tpu_weight_fifo|ArraySize 8 DepthTiles 1"
+  "weight_fifo_n4_d2|tpu_weight_fifo|ArraySize 4 DepthTiles 2|12|12"
+  "weight_fifo_n4_d4|tpu_weight_fifo|ArraySize 4 DepthTiles 4|12|12"
+  "weight_fifo_n8_d1|tpu_weight_fifo|ArraySize 8 DepthTiles 1|12|12"
+  "scoreboard_s2_a4|tpu_scoreboard|Slots 2 AddrBits 4|6|3"
+  "scoreboard_s3_a4|tpu_scoreboard|Slots 3 AddrBits 4|4|2"
 )
 
 for t in "${tasks[@]}"; do
-  IFS='|' read -r name top params <<< "$t"
+  IFS='|' read -r name top params bmc_depth ind_depth <<< "$t"
   chparam=""
   set -- $params
   while [ $# -gt 1 ]; do chparam="$chparam -set $1 $2"; shift 2; done
@@ -28,7 +31,8 @@ for t in "${tasks[@]}"; do
     echo "formal: FAIL: $name (yosys, see $work/$name.yosys.log)"; failures=$((failures + 1)); continue
   fi
   for mode in bmc induction; do
-    flags=(--presat -t "$depth"); [ "$mode" = induction ] && flags=(-i -t "$depth")
+    depth=$bmc_depth flags=(--presat -t "$bmc_depth")
+    [ "$mode" = induction ] && depth=$ind_depth flags=(-i -t "$ind_depth")
     proofs=$((proofs + 1))
     if yosys-smtbmc -s z3 "${flags[@]}" --dump-vcd "$work/$name.$mode.vcd" "$smt" > "$work/$name.$mode.log" 2>&1 &&
        grep -q "Status: PASSED" "$work/$name.$mode.log"; then
