@@ -45,7 +45,6 @@ module tpu_axi_read #(
   localparam integer LaneBits = $clog2(Bytes);       // width of a lane index
   localparam [2:0]   Size     = LaneBits[2:0];       // AXI arsize: log2(bytes per beat)
 
-  localparam [8:0]  MaxBeats9 = MaxBeats[8:0];  // sized copy for comparisons
   localparam [1:0] StIdle = 2'd0, StAddr = 2'd1, StData = 2'd2;
 
   reg  [1:0]  state_q, state_d;
@@ -54,15 +53,10 @@ module tpu_axi_read #(
   reg  [32:0] beat_q, beat_d;      // aligned address of the beat expected next
   reg         err_q, err_d;
 
-  // The next burst: from the aligned word holding cur_q, as many beats as the span
-  // needs, at most MaxBeats, and never past the 4 KB page.
-  wire [32:0] base       = {cur_q[32:LaneBits], {LaneBits{1'b0}}};
-  wire [32:0] need_bytes = end_q - base;
-  wire [32:0] need_beats = (need_bytes + Bytes - 1) >> LaneBits;
-  wire [12:0] page_bytes = 13'd4096 - {1'b0, base[11:0]};
-  wire [12:0] page_beats = page_bytes >> LaneBits;
-  wire [32:0] cap1       = (need_beats < {24'd0, MaxBeats9}) ? need_beats : {24'd0, MaxBeats9};
-  wire [8:0]  beats      = (cap1 < {20'd0, page_beats}) ? cap1[8:0] : page_beats[8:0];
+  wire [32:0] base, burst_end;
+  wire [8:0]  beats;
+  tpu_axi_burst #(.Bytes(Bytes), .MaxBeats(MaxBeats)) u_plan (
+      .cur_i(cur_q), .end_i(end_q), .base_o(base), .end_o(burst_end), .beats_o(beats));
 
   wire ar_fire = m_axi_arvalid_o && m_axi_arready_i;
   wire r_fire  = m_axi_rvalid_i && m_axi_rready_o;
@@ -134,7 +128,7 @@ module tpu_axi_read #(
   assign out_last_o     = m_axi_rlast_i && span_done;
   assign out_error_o    = err_q || (m_axi_rresp_i != 2'b00);
 
-  wire unused_offsets = ^{lo_off[32:LaneBits+1], hi_off[32:LaneBits+1], beats[8]};
+  wire unused_offsets = ^{lo_off[32:LaneBits+1], hi_off[32:LaneBits+1], beats[8], burst_end};
 endmodule
 
 `default_nettype wire

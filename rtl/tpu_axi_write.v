@@ -55,11 +55,12 @@ module tpu_axi_write #(
   reg [SpanBytes*8-1:0] data_q, data_d;
   reg                   err_q, err_d;
 
-  // The current burst runs from the word holding cur_q to the span's end or the page end.
-  wire [32:0] base      = {cur_q[32:LaneBits], {LaneBits{1'b0}}};
-  wire [32:0] page_end  = {cur_q[32:12] + 21'd1, 12'd0};
-  wire [32:0] burst_end = (end_q < page_end) ? end_q : page_end;
-  wire [32:0] beats     = (burst_end - base + Bytes - 1) >> LaneBits;
+  // The current burst runs from the word holding cur_q to the span's end or the page
+  // end (a span is at most SpanBytes, far below the 256-beat AXI limit).
+  wire [32:0] base, burst_end;
+  wire [8:0]  beats;
+  tpu_axi_burst #(.Bytes(Bytes), .MaxBeats(256)) u_plan (
+      .cur_i(cur_q), .end_i(end_q), .base_o(base), .end_o(burst_end), .beats_o(beats));
   wire [32:0] beat_end  = beat_q + Bytes;
   wire        last_beat = beat_end >= burst_end;
 
@@ -152,7 +153,7 @@ module tpu_axi_write #(
   assign rsp_valid_o     = state_q == StDone;
   assign rsp_error_o     = err_q;
 
-  wire unused_bits = ^{beats[32:8], shift[32:ShBits], moved[PadBytes*8-1:DataBits]};
+  wire unused_bits = ^{beats[8], shift[32:ShBits], moved[PadBytes*8-1:DataBits]};
 endmodule
 
 `default_nettype wire
