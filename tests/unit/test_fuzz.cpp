@@ -4,11 +4,10 @@
 // or undefined behaviour aborts the run; here every input must end in a result or a
 // well-formed diagnostic.
 #include <catch2/catch.hpp>
-#include <fstream>
-#include <sstream>
 
 #include "asm/assembler.hpp"
 #include "helpers.hpp"
+#include "util/file_io.hpp"
 #include "model/golden_model.hpp"
 #include "util/npy.hpp"
 
@@ -16,13 +15,6 @@ using namespace tessera;
 using namespace tessera::test;
 
 namespace {
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 const char* const kVocabulary[] = {
     "rhm", "whm", "rw", "mmc", "act", "nop", "sync", "halt", "ub", "rows", "addr", "stride", "acc",
@@ -66,8 +58,8 @@ size_t count_lines(const std::string& s) { return size_t(std::count(s.begin(), s
 TEST_CASE("10,000 mutated and random sources never crash the assembler", "[fuzz]") {
   const Config cfg = config_n(16);
   const std::vector<std::string> seeds = {
-      read_text(source_path("firmware/examples/gemm64.s")),
-      read_text(source_path("firmware/examples/dense_relu.s")),
+      read_file_text(source_path("firmware/examples/gemm64.s")),
+      read_file_text(source_path("firmware/examples/dense_relu.s")),
       ".equ X, 3\nl: rhm ub=X, rows=2, addr=d, stride=N, segs=2, seglen=4, segstride=8\n"
       "act acc=0, ub=1, rows=1, params=2, zp=-3, relu, pool=2\n.align 16\n.data 0x4000\n"
       "d: .byte 1, 2\n.half 3\n.word -4\n.space 3, 1\n.incbin \"four.bin\", 1\n.npy \"w.npy\"\n"};

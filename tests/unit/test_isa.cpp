@@ -2,24 +2,16 @@
 // The ISA table: encodings do not overlap, every field round-trips, reserved bits
 // and opcodes are rejected, and the generated Verilog header and docs are in step.
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "helpers.hpp"
+#include "util/file_io.hpp"
 #include "isa/isa.hpp"
 #include "isa/isa_gen.hpp"
 
 using namespace tessera;
 
 namespace {
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 Word field_bits(const FieldSpec& f) { return ((Word{1} << f.width) - 1) << f.lsb; }
 
@@ -136,10 +128,10 @@ TEST_CASE("format_instr prints text that names every operand", "[isa]") {
 }
 
 TEST_CASE("rtl/tpu_isa.vh is the generated header", "[isa]") {
-  CHECK(read_text(test::source_path("rtl/tpu_isa.vh")) == generate_verilog_header());
+  CHECK(read_file_text(test::source_path("rtl/tpu_isa.vh")) == generate_verilog_header());
 }
 
 TEST_CASE("docs/isa.md carries the generated encoding tables", "[isa]") {
-  const std::string doc = read_text(test::source_path("docs/isa.md"));
+  const std::string doc = read_file_text(test::source_path("docs/isa.md"));
   CHECK(doc.find(generate_markdown_tables()) != std::string::npos);
 }
