@@ -1,20 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "asm/disassembler.hpp"
 
-#include <cinttypes>
 #include <cstdio>
 #include <map>
 
 #include "isa/isa.hpp"
+#include "util/hex.hpp"
 
 namespace tessera {
 namespace {
-
-std::string hex(uint64_t v, int digits = 8) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%0*" PRIx64, digits, v);
-  return buf;
-}
 
 std::multimap<uint32_t, std::string> labels_by_addr(const Image& img) {
   std::multimap<uint32_t, std::string> m;
@@ -31,7 +25,7 @@ void print_labels(std::string& out, const std::multimap<uint32_t, std::string>& 
 // Text words that do not decode are written as .word so the source still reassembles.
 std::string word_as_source(Word w) {
   std::string s = ".word ";
-  for (int i = 0; i < 4; ++i) s += (i ? ", " : "") + hex(static_cast<uint32_t>(w >> (32 * i)));
+  for (int i = 0; i < 4; ++i) s += (i ? ", " : "") + hex(static_cast<uint32_t>(w >> (32 * i)), 8);
   return s;
 }
 
@@ -39,18 +33,18 @@ std::string word_as_source(Word w) {
 
 std::string disassemble_listing(const Image& img) {
   std::string out;
-  out += "image: entry " + hex(img.entry) + ", built for " + img.config_summary + "\n";
+  out += "image: entry " + hex(img.entry, 8) + ", built for " + img.config_summary + "\n";
   out += "fingerprint: " + hex(img.config_fingerprint, 16) + "\n\nsections:\n";
   for (const auto& s : img.sections)
     out += std::string("  ") + (s.kind == SectionKind::Text ? ".text" : ".data") + "  " +
-           hex(s.addr) + "  " + std::to_string(s.bytes.size()) + " bytes\n";
+           hex(s.addr, 8) + "  " + std::to_string(s.bytes.size()) + " bytes\n";
   out += "\nsymbols:\n";
   for (const auto& s : img.symbols)
-    out += "  " + hex(s.addr) + "  " + std::to_string(s.size) + "  " + s.name + "\n";
+    out += "  " + hex(s.addr, 8) + "  " + std::to_string(s.size) + "  " + s.name + "\n";
   const auto labels = labels_by_addr(img);
   for (const auto& s : img.sections) {
     if (s.kind != SectionKind::Text) continue;
-    out += "\ndisassembly of .text at " + hex(s.addr) + ":\n";
+    out += "\ndisassembly of .text at " + hex(s.addr, 8) + ":\n";
     for (size_t off = 0; off + kInstrBytes <= s.bytes.size(); off += kInstrBytes) {
       const uint32_t addr = s.addr + static_cast<uint32_t>(off);
       print_labels(out, labels, addr);
@@ -60,7 +54,7 @@ std::string disassemble_listing(const Image& img) {
       const std::string text = r == DecodeResult::Ok ? format_instr(in)
                                : r == DecodeResult::ReservedOpcode ? "<illegal: reserved opcode>"
                                                                    : "<illegal: reserved bits set>";
-      out += "  " + hex(addr) + ":  " + word_hex(w) + "  " + text + "\n";
+      out += "  " + hex(addr, 8) + ":  " + word_hex(w) + "  " + text + "\n";
     }
   }
   return out;
@@ -71,7 +65,7 @@ std::string disassemble_source(const Image& img) {
   const auto labels = labels_by_addr(img);
   for (const auto& s : img.sections) {
     const bool text = s.kind == SectionKind::Text;
-    out += std::string(text ? ".text " : ".data ") + hex(s.addr) + "\n";
+    out += std::string(text ? ".text " : ".data ") + hex(s.addr, 8) + "\n";
     size_t off = 0;
     while (off < s.bytes.size()) {
       const uint32_t addr = s.addr + static_cast<uint32_t>(off);

@@ -6,6 +6,7 @@
 #include "driver/device.hpp"
 #include "isa/isa.hpp"
 #include "util/file_io.hpp"
+#include "util/hex.hpp"
 #include "util/npy.hpp"
 
 using namespace tessera;
@@ -43,12 +44,6 @@ std::vector<uint8_t> input_bytes(const std::string& path) {
     }
   }
   return bytes;
-}
-
-std::string hex32(uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", v);
-  return buf;
 }
 
 std::string instr_at(Device& dev, uint32_t pc) {
@@ -110,19 +105,19 @@ int main(int argc, char** argv) {
     if (!quiet) {
       std::printf("backend:  %s (%s)\n", dev->backend_name().c_str(), cfg.summary().c_str());
       std::printf("status:   %s  error: %s  pc: %s\n", run_state_name(r.status.state),
-                  error_name(r.status.error), hex32(r.status.pc).c_str());
+                  error_name(r.status.error), hex(r.status.pc, 8).c_str());
       std::printf("counters:\n");
       for (const auto& [name, v] : r.counters.items())
         std::printf("  %-18s %llu\n", name.c_str(), static_cast<unsigned long long>(v));
     }
     if (r.limit_reached) {
       std::printf("tpu-run: FAILED: run limit of %llu reached at pc %s\n",
-                  static_cast<unsigned long long>(limits.max_cycles), hex32(r.status.pc).c_str());
+                  static_cast<unsigned long long>(limits.max_cycles), hex(r.status.pc, 8).c_str());
       return 1;
     }
     if (r.status.state == RunState::Error) {
       std::printf("tpu-run: FAILED: %s (%s) at pc %s: %s\n", error_name(r.status.error),
-                  error_description(r.status.error), hex32(r.status.pc).c_str(),
+                  error_description(r.status.error), hex(r.status.pc, 8).c_str(),
                   instr_at(*dev, r.status.pc).c_str());
       return 1;
     }

@@ -7,6 +7,7 @@
 
 #include "isa/isa.hpp"
 #include "util/file_io.hpp"
+#include "util/hex.hpp"
 
 namespace tessera {
 namespace {
@@ -67,12 +68,6 @@ class Reader {
   std::string name_;
   size_t pos_ = 0;
 };
-
-std::string hex32(uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", v);
-  return buf;
-}
 
 }  // namespace
 
@@ -159,8 +154,8 @@ Image parse_image(const std::vector<uint8_t>& b, const std::string& name) {
   for (int i = 0; i < 4; ++i) stored |= uint32_t{b[body_end + i]} << (8 * i);
   const uint32_t computed = crc32(b.data(), body_end);
   if (stored != computed) {
-    throw ImageError(name + ": checksum mismatch (stored " + hex32(stored) + ", computed " +
-                     hex32(computed) + "): the image is corrupt");
+    throw ImageError(name + ": checksum mismatch (stored " + hex(stored, 8) + ", computed " +
+                     hex(computed, 8) + "): the image is corrupt");
   }
 
   Reader r(b, body_end, name);
@@ -227,7 +222,7 @@ void check_image_fits(const Image& img, const Config& cfg, const std::string& na
   for (const auto& s : img.sections) {
     const uint64_t end = uint64_t{s.addr} + s.bytes.size();
     if (end > cfg.dram_bytes) {
-      throw ImageError(name + ": section at " + hex32(s.addr) + " (" +
+      throw ImageError(name + ": section at " + hex(s.addr, 8) + " (" +
                        std::to_string(s.bytes.size()) + " bytes) does not fit in device memory (" +
                        std::to_string(cfg.dram_bytes) + " bytes)");
     }
@@ -238,11 +233,11 @@ void check_image_fits(const Image& img, const Config& cfg, const std::string& na
   for (size_t i = 1; i < spans.size(); ++i) {
     if (spans[i].first < spans[i - 1].second) {
       throw ImageError(name + ": sections overlap at " +
-                       hex32(static_cast<uint32_t>(spans[i].first)));
+                       hex(static_cast<uint32_t>(spans[i].first), 8));
     }
   }
   if (img.entry % kInstrBytes != 0 || !entry_in_text) {
-    throw ImageError(name + ": entry point " + hex32(img.entry) +
+    throw ImageError(name + ": entry point " + hex(img.entry, 8) +
                      " is not an aligned address inside a text section");
   }
   for (const auto& sym : img.symbols) {

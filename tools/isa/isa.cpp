@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "isa/isa.hpp"
+#include "util/hex.hpp"
 
 namespace tessera {
 
@@ -116,9 +117,7 @@ std::string format_instr(const Instr& in) {
       if (!v) continue;
       item = f.name;
     } else if (std::string_view(f.name) == "addr") {  // device addresses read best in hex
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%s=0x%llx", f.name, static_cast<unsigned long long>(v));
-      item = buf;
+      item = std::string(f.name) + "=" + hex(static_cast<uint64_t>(v));
     } else {
       item = std::string(f.name) + "=" + std::to_string(v);
     }

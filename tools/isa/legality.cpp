@@ -1,19 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "isa/legality.hpp"
 
-#include <cstdio>
+#include "util/hex.hpp"
 
 namespace tessera {
 namespace {
 
 std::string range_text(uint64_t first, uint64_t count) {
   return "[" + std::to_string(first) + ", " + std::to_string(first + count) + ")";
-}
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
 }
 
 // End (exclusive) of `count` blocks of `len` bytes spaced `stride` apart from `base`.
@@ -58,6 +52,10 @@ class Checker {
 
 }  // namespace
 
+MemRows rw_memory_rows(const Instr& in) {
+  return in.transpose ? MemRows{in.n, in.k} : MemRows{in.k, in.n};
+}
+
 Legality check_static(const Instr& in, const Config& cfg) {
   Legality out;
   const Checker c(cfg);
@@ -77,9 +75,8 @@ Legality check_static(const Instr& in, const Config& cfg) {
       return out;
     case Opcode::RW: {
       if (!c.lanes("k", in.k, out) || !c.lanes("n", in.n, out)) return out;
-      const uint64_t mem_rows = in.transpose ? in.n : in.k;
-      const uint64_t mem_len = in.transpose ? in.k : in.n;
-      c.dram(in.addr, span_end(in.addr, mem_rows, in.stride, mem_len), out);
+      const MemRows m = rw_memory_rows(in);
+      c.dram(in.addr, span_end(in.addr, m.rows, in.stride, m.len), out);
       return out;
     }
     case Opcode::MMC:

@@ -19,6 +19,13 @@ struct Legality {
   std::string detail;  // why, for messages; empty when legal
 };
 
+// The device memory an rw reads: `rows` rows of `len` bytes, `stride` apart
+// (with transpose, memory rows are the tile's columns).
+struct MemRows {
+  int64_t rows, len;
+};
+MemRows rw_memory_rows(const Instr& in);
+
 // Checks Illegal, UbRange, AccRange and DramRange, in that order.
 Legality check_static(const Instr& in, const Config& cfg);
 

@@ -55,10 +55,9 @@ ErrorCode GoldenModel::check(const Instr& in) const {
       return ErrorCode::None;
     case Opcode::RW: {
       if (wfifo_.size() >= cfg_.wfifo_depth) return ErrorCode::WeightFifo;
-      const int64_t mem_rows = in.transpose ? in.n : in.k;
-      const int64_t mem_len = in.transpose ? in.k : in.n;
-      for (int64_t r = 0; r < mem_rows; ++r)
-        if (bus_error_in(in.addr + r * in.stride, mem_len)) return ErrorCode::BusError;
+      const MemRows m = rw_memory_rows(in);
+      for (int64_t r = 0; r < m.rows; ++r)
+        if (bus_error_in(in.addr + r * in.stride, m.len)) return ErrorCode::BusError;
       return ErrorCode::None;
     }
     case Opcode::MMC:
