@@ -228,6 +228,12 @@ TEST_CASE("every architectural error stops the model with its code and the fault
       {"whm past device memory", {w(whm(0, 2, 0x3fff8, 8, 8))}, ErrorCode::DramRange, 0x0, {}},
       {"rhm stride past device memory", {w(rhm(0, 5, 0x1000, 0xffff, 8))}, ErrorCode::DramRange, 0x0, {}},
       {"rw transpose past device memory", {w(rw(0x3fff0, 64, 8, 8, true))}, ErrorCode::DramRange, 0x0, {}},
+      // transpose reads n memory rows of k bytes: 8 rows of 2 here, past the end ...
+      {"rw transpose reads n rows of k bytes", {w(rw(0x3ff40, 64, 2, 8, true))}, ErrorCode::DramRange, 0x0, {}},
+      // ... and without transpose k rows of n bytes: 8 rows of 2
+      {"rw reads k rows of n bytes", {w(rw(0x3ff40, 64, 8, 2))}, ErrorCode::DramRange, 0x0, {}},
+      {"bus error on a transposed rw's last memory row", {w(rw(0x1000, 64, 2, 4, true))}, ErrorCode::BusError, 0x0,
+       {{0x10c0, 0x10c1}}},
       {"mmc with no weight tile", {nop, w(mmc(0, 1, 0, false, false))}, ErrorCode::WeightFifo, 0x10, {}},
       {"mmc switch with an empty FIFO", {w(rw(0x1000, 8, 8, 8)), w(mmc(0, 1, 0, true, false)),
                                          w(mmc(0, 1, 0, true, false))}, ErrorCode::WeightFifo, 0x20, {}},
@@ -251,6 +257,10 @@ TEST_CASE("a bus-error range next to the access does not fault", "[model][errors
   const Config cfg = config_n(8);
   const Status st = run_words(cfg, {w(rhm(0, 4, 0x1000, 16, 8)), w(halt())}, {{0x1008, 0x1010}, {0x1040, 0x1050}});
   CHECK(st.state == RunState::Done);
+  // The same shapes as above with k and n swapped stay inside memory and clear of errors.
+  CHECK(run_words(cfg, {w(rw(0x3ff40, 64, 8, 2, true)), w(halt())}).state == RunState::Done);
+  CHECK(run_words(cfg, {w(rw(0x3ff40, 64, 2, 8)), w(halt())}).state == RunState::Done);
+  CHECK(run_words(cfg, {w(rw(0x1000, 64, 4, 2, true)), w(halt())}, {{0x10c0, 0x10c1}}).state == RunState::Done);
 }
 
 TEST_CASE("act shift above 63 is ACT_PARAM; the faulting whm leaves memory untouched", "[model][errors]") {
