@@ -23,9 +23,8 @@ module tpu_scoreboard #(
     input  wire [4*(AddrBits+1)-1:0] cand_hi_i,
     output wire                    cand_ready_o,    // may issue this cycle (slot free, no conflict)
     output wire [SlotBits-1:0]     cand_slot_o,     // the slot it takes
-    // retirement of an issued instruction
-    input  wire                    retire_valid_i,
-    input  wire [SlotBits-1:0]     retire_slot_i,
+    // retirement: every unit may retire one instruction per cycle, so a mask of slots
+    input  wire [Slots-1:0]        retire_i,
     output wire                    busy_o           // anything in flight (for sync/halt)
 );
   localparam integer SlotBits = (Slots > 1) ? $clog2(Slots) : 1;
@@ -56,7 +55,7 @@ module tpu_scoreboard #(
       reg [4*AddrBits-1:0]   lo_q;
       reg [4*HiBits-1:0]     hi_q;
       wire take  = fire && alloc == i[SlotBits-1:0];
-      wire leave = retire_valid_i && retire_slot_i == i[SlotBits-1:0];
+      wire leave = retire_i[i];
 
       always @(posedge clk_i) begin
         if (!rst_ni)     valid_q <= 1'b0;

@@ -67,14 +67,11 @@ TEMPLATE_TEST_CASE("scoreboard: issues exactly the candidates free of RAW, WAR a
     dut.cand_unit_i = c.unit;
     dut.cand_en_i = uint8_t(c.en[0] | c.en[1] << 1 | c.en[2] << 2 | c.en[3] << 3);
     dut.cand_valid_i = rng() % 4 != 0;
-    // Retire a random in-flight instruction now and then.
-    int retire = -1;
-    for (int k = 0; k < 3 && retire < 0; ++k) {
-      const int pick = int(rng() % S);
-      if (model[pick].valid && rng() % 3 == 0) retire = pick;
-    }
-    dut.retire_valid_i = retire >= 0;
-    dut.retire_slot_i = retire < 0 ? 0 : retire;
+    // Retire random in-flight instructions now and then, several in one cycle at times.
+    uint32_t retire = 0;
+    for (int i = 0; i < S; ++i)
+      if (model[i].valid && rng() % 4 == 0) retire |= 1u << i;
+    dut.retire_i = retire;
     dut.eval();
 
     bool hazard = false, any_free = false;
@@ -96,7 +93,8 @@ TEMPLATE_TEST_CASE("scoreboard: issues exactly the candidates free of RAW, WAR a
     blocked_by_hazard += any_free && hazard;
     const bool fire = dut.cand_valid_i && dut.cand_ready_o;
     tick(dut);
-    if (retire >= 0) model[retire].valid = false;
+    for (int i = 0; i < S; ++i)
+      if (retire >> i & 1) model[i].valid = false;
     if (fire) model[first_free] = c, ++issued;
   }
   CHECK(issued > 1000);
