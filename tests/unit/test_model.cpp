@@ -263,7 +263,7 @@ TEST_CASE("a bus-error range next to the access does not fault", "[model][errors
   CHECK(run_words(cfg, {w(rw(0x1000, 64, 4, 2, true)), w(halt())}, {{0x10c0, 0x10c1}}).state == RunState::Done);
 }
 
-TEST_CASE("act shift above 63 is ACT_PARAM; the faulting whm leaves memory untouched", "[model][errors]") {
+TEST_CASE("act shift above 63 is ACT_PARAM", "[model][errors]") {
   const Config cfg = config_n(4);
   std::vector<uint8_t> data = param_block(4, {0, 0, 0, 0}, {1, 1, 1, 1}, {0, 0, 64, 0});
   std::vector<Instr> prog = {rhm(0, 9, 0x1000, 4, 4), op(Opcode::NOP), act(0, 20, 1, 0), halt()};
@@ -272,13 +272,20 @@ TEST_CASE("act shift above 63 is ACT_PARAM; the faulting whm leaves memory untou
   CHECK(st.state == RunState::Error);
   CHECK(st.error == ErrorCode::ActParam);
   CHECK(st.pc == 0x20);
+}
 
-  Run r2(cfg);
-  r2.model.set_bus_errors({{0x2009, 0x200a}});  // in the second row only
-  std::vector<uint8_t> before(r2.model.dram().begin() + 0x2000, r2.model.dram().begin() + 0x2010);
-  st = r2.go(make_image(cfg, {whm(0, 2, 0x2000, 8, 4), halt()}));
+TEST_CASE("a whm stopped by a bus error has written the rows before and the good bytes of its row",
+          "[model][errors]") {
+  const Config cfg = config_n(4);
+  Run r(cfg);
+  r.model.set_bus_errors({{0x2009, 0x200a}});  // one byte of the second row's destination
+  const std::vector<uint8_t> rows = {1, 2, 3, 4, 5, 6, 7, 8};
+  const Status st = r.go(make_image(
+      cfg, {rhm(0, 2, 0x1000, 4, 4), whm(0, 3, 0x2000, 8, 4), halt()}, 0x1000, rows));
   CHECK(st.error == ErrorCode::BusError);
-  CHECK(std::equal(before.begin(), before.end(), r2.model.dram().begin() + 0x2000));
+  CHECK(st.pc == 0x10);
+  const std::vector<uint8_t> expect = {1, 2, 3, 4, 0, 0, 0, 0, 5, 0, 7, 8, 0, 0, 0, 0, 0, 0, 0, 0};
+  CHECK(std::equal(expect.begin(), expect.end(), r.model.dram().begin() + 0x2000));
 }
 
 TEST_CASE("running off the end of device memory is DRAM_RANGE at the fetch address", "[model][errors]") {

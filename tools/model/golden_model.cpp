@@ -49,9 +49,7 @@ ErrorCode GoldenModel::check(const Instr& in) const {
           if (bus_error_in(in.addr + r * in.stride + s * in.segstride, in.seglen))
             return ErrorCode::BusError;
       return ErrorCode::None;
-    case Opcode::WHM:
-      for (int64_t r = 0; r < in.rows; ++r)
-        if (bus_error_in(in.addr + r * in.stride, in.len)) return ErrorCode::BusError;
+    case Opcode::WHM:  // a bus error shows while the rows are written (exec_whm)
       return ErrorCode::None;
     case Opcode::RW: {
       if (wfifo_.size() >= cfg_.wfifo_depth) return ErrorCode::WeightFifo;
@@ -101,7 +99,11 @@ bool GoldenModel::step() {
     stop(RunState::Error, err);
     return false;
   }
-  execute(in);
+  const ErrorCode late = execute(in);
+  if (late != ErrorCode::None) {
+    stop(RunState::Error, late);
+    return false;
+  }
   counters_.instructions++;
   next_pc_ = pc + kInstrBytes;
   if (in.op == Opcode::HALT) stop(RunState::Done, ErrorCode::None);
@@ -116,10 +118,10 @@ Status GoldenModel::run(uint64_t max_instructions) {
   return status_;
 }
 
-void GoldenModel::execute(const Instr& in) {
+ErrorCode GoldenModel::execute(const Instr& in) {
   switch (in.op) {
     case Opcode::RHM: exec_rhm(in); break;
-    case Opcode::WHM: exec_whm(in); break;
+    case Opcode::WHM: return exec_whm(in);
     case Opcode::RW: exec_rw(in); break;
     case Opcode::MMC: exec_mmc(in); break;
     case Opcode::ACT: exec_act(in); break;
@@ -128,6 +130,7 @@ void GoldenModel::execute(const Instr& in) {
     case Opcode::SYNC:
       break;  // sequential execution: every earlier instruction has already retired
   }
+  return ErrorCode::None;
 }
 
 void GoldenModel::exec_rhm(const Instr& in) {
@@ -142,10 +145,21 @@ void GoldenModel::exec_rhm(const Instr& in) {
   counters_.dram_read_bytes += uint64_t(in.rows) * in.segs * in.seglen;
 }
 
-void GoldenModel::exec_whm(const Instr& in) {
-  for (int64_t r = 0; r < in.rows; ++r)
-    std::memcpy(&dram_[in.addr + r * in.stride], ub_row(uint32_t(in.ub + r)), in.len);
+// Rows are written in order. Device memory drops the bytes of a faulting access, so a
+// row that meets an error range writes only its other bytes and ends the instruction.
+ErrorCode GoldenModel::exec_whm(const Instr& in) {
+  for (int64_t r = 0; r < in.rows; ++r) {
+    const uint64_t base = in.addr + r * in.stride;
+    const int8_t* row = ub_row(uint32_t(in.ub + r));
+    bool fault = false;
+    for (int64_t i = 0; i < in.len; ++i) {
+      if (bus_error_in(base + i, 1)) fault = true;
+      else dram_[base + i] = static_cast<uint8_t>(row[i]);
+    }
+    if (fault) return ErrorCode::BusError;
+  }
   counters_.dram_write_bytes += uint64_t(in.rows) * in.len;
+  return ErrorCode::None;
 }
 
 void GoldenModel::exec_rw(const Instr& in) {

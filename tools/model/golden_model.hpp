@@ -49,9 +49,9 @@ class GoldenModel {
   ErrorCode check(const Instr& in) const;
   ErrorCode check_act_params(const Instr& in) const;
   bool bus_error_in(uint64_t lo, uint64_t len) const;
-  void execute(const Instr& in);
+  ErrorCode execute(const Instr& in);  // run-time errors found while executing
   void exec_rhm(const Instr& in);
-  void exec_whm(const Instr& in);
+  ErrorCode exec_whm(const Instr& in);
   void exec_rw(const Instr& in);
   void exec_mmc(const Instr& in);
   void exec_act(const Instr& in);
