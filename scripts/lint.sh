@@ -22,17 +22,17 @@ for file in rtl/tpu_*.v; do
   if grep -q "parameter integer ArraySize" "$file"; then
     for n in "${sizes[@]}"; do
       run "verilator $top N=$n" verilator --lint-only -Wall -y rtl -GArraySize="$n" --top-module "$top" "$file"
-      run "iverilog $top N=$n" iverilog -g2005 -Wall -o /dev/null -s "$top" -P"$top".ArraySize="$n" rtl/tpu_*.v
+      run "iverilog $top N=$n" iverilog -g2005 -Wall -I rtl -o /dev/null -s "$top" -P"$top".ArraySize="$n" rtl/tpu_*.v
     done
     for n in 4 8; do
-      run "yosys $top N=$n" yosys -q -p "read_verilog rtl/tpu_*.v; chparam -set ArraySize $n $top;
+      run "yosys $top N=$n" yosys -q -p "read_verilog -Irtl rtl/tpu_*.v; chparam -set ArraySize $n $top;
         hierarchy -check -top $top; proc; flatten; opt_clean; check -assert;
         select -assert-none t:\$dlatch t:\$sr t:\$dlatchsr"
     done
   else
     run "verilator $top" verilator --lint-only -Wall -y rtl --top-module "$top" "$file"
-    run "iverilog $top" iverilog -g2005 -Wall -o /dev/null -s "$top" rtl/tpu_*.v
-    run "yosys $top" yosys -q -p "read_verilog rtl/tpu_*.v; hierarchy -check -top $top; proc; check -assert"
+    run "iverilog $top" iverilog -g2005 -Wall -I rtl -o /dev/null -s "$top" rtl/tpu_*.v
+    run "yosys $top" yosys -q -p "read_verilog -Irtl rtl/tpu_*.v; hierarchy -check -top $top; proc; check -assert"
   fi
 done
 echo "lint: $((checks - failures)) passed, $failures failed"

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: Apache-2.0
+// Activation sequencer: executes `act` from its queue.
+//
+// First the 9-row parameter block is read from the unified buffer into the activation
+// unit's register file (a shift above 63 ends the instruction with ACT_PARAM). Then
+// the accumulator rows stream one per cycle, for each output row its planes
+// acc + g*rows + r (g = 0..pool-1) marked first/last; every output row the unit
+// produces is written to unified-buffer row ub + r. The activation unit's results
+// have priority on the unified buffer's write port, so they never wait.
+`default_nettype none
+
+module tpu_act_seq #(
+    parameter integer UbRows  = 4096,
+    parameter integer AccRows = 2048,
+    parameter integer Slots   = 8
+) (
+    input  wire                   clk_i,
+    input  wire                   rst_ni,
+    // queue head
+    input  wire                   q_valid_i,
+    output wire                   q_ready_o,
+    input  wire [127:0]           q_instr_i,
+    input  wire [31:0]            q_pc_i,
+    input  wire [SlotBits-1:0]    q_slot_i,
+    input  wire                   err_valid_i,
+    input  wire [31:0]            err_pc_i,
+    output wire                   busy_o,
+    // parameter rows from the unified buffer (granted by the core; data the next cycle)
+    output wire                   ubr_valid_o,
+    input  wire                   ubr_grant_i,
+    output wire [UbBits-1:0]      ubr_addr_o,
+    // the activation unit
+    output wire                   param_we_o,
+    output wire [3:0]             param_row_o,
+    input  wire                   shift_error_i,
+    output wire [7:0]             zp_o,
+    output wire                   relu_o,
+    output wire                   in_valid_o,     // data: the accumulators' read port
+    output wire                   in_first_o,
+    output wire                   in_last_o,
+    input  wire                   out_valid_i,
+    // accumulator reads (data the next cycle)
+    output wire                   acc_rd_o,
+    output wire [AccBits-1:0]     acc_addr_o,
+    // result rows to the unified buffer (data: the activation unit's output)
+    output wire                   ubw_valid_o,
+    output wire [UbBits-1:0]      ubw_addr_o,
+    // completion
+    output wire [Slots-1:0]       retire_o,
+    output wire                   fault_o,
+    output wire [31:0]            fault_pc_o
+);
+`include "tpu_isa.vh"
+  localparam integer SlotBits = (Slots > 1) ? $clog2(Slots) : 1;
+  localparam integer UbBits   = $clog2(UbRows);
+  localparam integer AccBits  = $clog2(AccRows);
+
+  localparam [2:0] StIdle = 3'd0, StParams = 3'd1, StCheck = 3'd2, StStream = 3'd3,
+                   StDrain = 3'd4, StRetire = 3'd5;
+
+  reg  [2:0]          state_q;
+  reg  [127:0]        in_q;
+  reg  [31:0]         pc_q;
+  reg  [SlotBits-1:0] slot_q;
+  reg                 fault_q;
+  reg  [3:0]          prd_q;       // next parameter row to read
+  reg                 pwe_q;       // a parameter row arrives this cycle ...
+  reg  [3:0]          pwr_q;       // ... for this register-file row
+  reg  [15:0]         row_q;       // output row being streamed
+  reg  [3:0]          plane_q;     // its plane
+  reg  [AccBits-1:0]  row_acc_q;   // acc + row
+  reg  [AccBits-1:0]  rd_addr_q;   // acc + plane * rows + row
+  reg  [15:0]         out_q;       // output rows written
+  reg                 in_valid_q, in_first_q, in_last_q;
+
+  wire [UbBits-1:0]  ub      = in_q[TPU_ACT_UB_LSB +: UbBits];     // decode checked the ranges
+  wire [15:0]        rows_m1 = in_q[TPU_ACT_ROWS_LSB +: 16];
+  wire [AccBits-1:0] acc     = in_q[TPU_ACT_ACC_LSB +: AccBits];
+  wire [UbBits-1:0]  params  = in_q[TPU_ACT_PARAMS_LSB +: UbBits];
+  wire [3:0]         pool_m1 = in_q[TPU_ACT_POOL_LSB +: 4];
+  wire [AccBits-1:0] rows_a  = rows_m1[AccBits-1:0] + 1'b1;      // plane distance
+
+  wire take      = state_q == StIdle && q_valid_i;
+  wire younger   = err_valid_i && q_pc_i > err_pc_i;
+  wire p_grant   = state_q == StParams && prd_q != 4'd9 && ubr_grant_i;
+  wire streaming = state_q == StStream;
+  wire last_plane = plane_q == pool_m1;
+  wire last_row   = row_q == rows_m1;
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      state_q    <= StIdle;
+      pwe_q      <= 1'b0;
+      in_valid_q <= 1'b0;
+    end else begin
+      pwe_q      <= p_grant;
+      in_valid_q <= streaming;
+      case (state_q)
+        StIdle:   if (take) state_q <= younger ? StRetire : StParams;
+        StParams: if (pwe_q && pwr_q == 4'd8) state_q <= StCheck;
+        StCheck:  state_q <= shift_error_i ? StRetire : StStream;
+        StStream: if (last_plane && last_row) state_q <= StDrain;
+        StDrain:  if (out_valid_i && out_q == rows_m1) state_q <= StRetire;
+        StRetire: state_q <= StIdle;
+        default:  state_q <= StIdle;
+      endcase
+    end
+  end
+
+  always @(posedge clk_i) begin
+    if (take) begin
+      in_q    <= q_instr_i;
+      pc_q    <= q_pc_i;
+      slot_q  <= q_slot_i;
+      fault_q <= 1'b0;
+      prd_q   <= 4'd0;
+    end
+    if (p_grant) prd_q <= prd_q + 4'd1;
+    pwr_q <= prd_q;
+    if (state_q == StCheck) begin
+      fault_q   <= shift_error_i;
+      row_q     <= 16'd0;
+      plane_q   <= 4'd0;
+      row_acc_q <= acc;
+      rd_addr_q <= acc;
+      out_q     <= 16'd0;
+    end
+    if (streaming) begin
+      if (last_plane) begin
+        row_q     <= row_q + 16'd1;
+        plane_q   <= 4'd0;
+        row_acc_q <= row_acc_q + 1'b1;
+        rd_addr_q <= row_acc_q + 1'b1;
+      end else begin
+        plane_q   <= plane_q + 4'd1;
+        rd_addr_q <= rd_addr_q + rows_a;
+      end
+    end
+    in_first_q <= plane_q == 4'd0;
+    in_last_q  <= last_plane;
+    if (out_valid_i) out_q <= out_q + 16'd1;
+  end
+
+  reg [Slots-1:0] retire_mask;
+  integer s;
+  always @(*) begin
+    retire_mask = {Slots{1'b0}};
+    for (s = 0; s < Slots; s = s + 1)
+      if (state_q == StRetire && slot_q == s[SlotBits-1:0]) retire_mask[s] = 1'b1;
+  end
+
+  assign q_ready_o   = state_q == StIdle;
+  assign busy_o      = state_q != StIdle;
+  assign ubr_valid_o = state_q == StParams && prd_q != 4'd9;
+  assign ubr_addr_o  = params + {{(UbBits - 4){1'b0}}, prd_q};
+  assign param_we_o  = pwe_q;
+  assign param_row_o = pwr_q;
+  assign zp_o        = in_q[TPU_ACT_ZP_LSB +: 8];
+  assign relu_o      = in_q[TPU_ACT_RELU_LSB];
+  assign in_valid_o  = in_valid_q;
+  assign in_first_o  = in_first_q;
+  assign in_last_o   = in_last_q;
+  assign acc_rd_o    = streaming;
+  assign acc_addr_o  = rd_addr_q;
+  assign ubw_valid_o = out_valid_i;
+  assign ubw_addr_o  = ub + out_q[UbBits-1:0];
+  assign retire_o    = retire_mask;
+  assign fault_o     = state_q == StRetire && fault_q;
+  assign fault_pc_o  = pc_q;
+
+  wire unused = ^{in_q[127:92], in_q[15:5], in_q[3:0], rows_m1, out_q};
+endmodule
+
+`default_nettype wire

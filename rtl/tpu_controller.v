@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: Apache-2.0
+// The controller: run state, decode and in-order issue into the per-unit queues,
+// the interlock scoreboard, error collection, memory scrubbing and the counters.
+//
+// Issue: the instruction at the head of the fetch buffer is decoded and checked
+// (fetch faults, static checks, then the weight-FIFO rule, which depends only on
+// program order). A unit instruction issues when the scoreboard finds no RAW, WAR or
+// WAW clash with another unit's in-flight instruction and its queue has room; a `whm`
+// also waits until no older `rhm`, `rw` or `act` is in flight, so that device memory
+// is never written past an instruction that may still fault. `sync` and `halt` wait
+// for every older instruction; `nop` retires at once.
+//
+// Errors: a checked instruction that fails, or a fault a unit reports at run time,
+// stops issue. Older instructions still in flight complete (younger ones are dropped
+// by their units), then the run ends in ERROR with the oldest fault's code and PC, and
+// the instruction counter holds the number of instructions before it.
+//
+// Memories: the unified buffer and accumulators are cleared to zero after reset and
+// after every run, so each run starts from the clean core the golden model assumes; a
+// start that arrives while clearing waits for it.
+`default_nettype none
+
+module tpu_controller #(
+    parameter integer ArraySize  = 16,
+    parameter integer UbRows     = 4096,
+    parameter integer AccRows    = 2048,
+    parameter integer WfifoDepth = 4,
+    parameter integer DramBytes  = 1048576,
+    parameter integer Slots      = 8,
+    parameter integer Counters   = 11
+) (
+    input  wire                   clk_i,
+    input  wire                   rst_ni,
+    input  wire                   start_i,
+    input  wire [31:0]            entry_i,
+    // fetch
+    output wire                   fetch_start_o,
+    output wire                   fetch_stop_o,
+    input  wire                   fetch_busy_i,
+    input  wire                   f_valid_i,
+    output wire                   f_ready_o,
+    input  wire [127:0]           f_instr_i,
+    input  wire [31:0]            f_pc_i,
+    input  wire [3:0]             f_fault_i,
+    // issue into the unit queues (0 DMA-in, 1 matrix, 2 activation, 3 DMA-out)
+    output wire [3:0]             q_valid_o,
+    input  wire [3:0]             q_ready_i,
+    output wire [127:0]           q_instr_o,
+    output wire [31:0]            q_pc_o,
+    output wire [SlotBits-1:0]    q_slot_o,
+    input  wire [3:0]             unit_idle_i,   // queue empty and nothing executing
+    // completion
+    input  wire [Slots-1:0]       retire_i,
+    input  wire [2:0]             fault_i,       // DMA-in, activation, DMA-out
+    input  wire [3*4-1:0]         fault_code_i,
+    input  wire [3*32-1:0]        fault_pc_i,
+    output wire                   err_valid_o,
+    output wire [31:0]            err_pc_o,
+    output wire                   clear_o,       // a run starts
+    // scrubbing
+    output wire                   scrub_o,
+    output wire [ScrubBits-1:0]   scrub_addr_o,
+    // counter events
+    input  wire                   ev_row_i,
+    input  wire                   ev_weight_stall_i,
+    input  wire                   ev_weight_shift_i,
+    input  wire                   ev_dma_wait_i,
+    input  wire [6:0]             read_bytes_i,
+    input  wire [6:0]             write_bytes_i,
+    input  wire                   tile_i,
+    // CSR view
+    output wire [1:0]             state_o,
+    output wire [3:0]             error_o,
+    output wire [31:0]            pc_o,
+    output wire                   run_end_o,
+    output wire [Counters*64-1:0] counters_o
+);
+`include "tpu_isa.vh"
+  localparam integer SlotBits  = (Slots > 1) ? $clog2(Slots) : 1;
+  localparam integer UbBits    = $clog2(UbRows);
+  localparam integer AccBits   = $clog2(AccRows);
+  localparam integer AddrBits  = (UbBits > AccBits) ? UbBits : AccBits;
+  localparam integer ScrubBits = AddrBits;
+  localparam integer TileBits  = $clog2(WfifoDepth + 1);
+  localparam integer Macs      = ArraySize * ArraySize;
+
+  // Counter indices (docs/architecture.md, "CSR block").
+  localparam integer CCycles = 0, CInstr = 1, CMacs = 2, CRead = 3, CWrite = 4, CTiles = 5,
+                     CActive = 6, CWStall = 7, CWShift = 8, CRaw = 9, CDma = 10;
+
+  reg  [1:0]           state_q;
+  reg                  stopping_q;
+  reg                  err_q;
+  reg  [3:0]           err_code_q;
+  reg  [31:0]          err_pc_q;
+  reg  [31:0]          pc_q, entry_q;
+  reg                  start_pending_q;
+  reg                  scrub_q;
+  reg  [ScrubBits-1:0] scrub_addr_q;
+  reg  [TileBits-1:0]  tiles_q;       // tiles loaded by rw and not yet switched in
+  reg                  has_active_q;
+
+  wire running = state_q == TPU_STATE_RUNNING;
+
+  // Decode of the head instruction.
+  wire [3:0]                op, dec_err;
+  wire [1:0]                unit;
+  wire [3:0]                en;
+  wire [4*AddrBits-1:0]     lo;
+  wire [4*(AddrBits+1)-1:0] hi;
+  tpu_decode #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
+               .DramBytes(DramBytes), .AddrBits(AddrBits)) u_decode (
+      .instr_i(f_instr_i), .op_o(op), .error_o(dec_err), .unit_o(unit), .en_o(en),
+      .lo_o(lo), .hi_o(hi));
+
+  wire sw = f_instr_i[TPU_MMC_SWITCH_LSB];
+  reg [3:0] wf_err;
+  always @(*) begin
+    wf_err = TPU_ERR_NONE;
+    if (op == TPU_OP_RW && tiles_q == WfifoDepth[TileBits-1:0]) wf_err = TPU_ERR_WEIGHT_FIFO;
+    if (op == TPU_OP_MMC && (sw ? tiles_q == {TileBits{1'b0}} : !has_active_q))
+      wf_err = TPU_ERR_WEIGHT_FIFO;
+  end
+  wire [3:0] head_err = f_fault_i != TPU_ERR_NONE ? f_fault_i :
+                        dec_err != TPU_ERR_NONE   ? dec_err : wf_err;
+
+  wire head      = running && !stopping_q && f_valid_i;
+  wire bad       = head && head_err != TPU_ERR_NONE;
+  wire is_unit   = op == TPU_OP_RHM || op == TPU_OP_WHM || op == TPU_OP_RW ||
+                   op == TPU_OP_MMC || op == TPU_OP_ACT;
+  wire sb_ready, sb_busy;
+  wire [SlotBits-1:0] sb_slot;
+  // whm: no older instruction that may still fault is in flight (DMA-in, activation).
+  wire order_ok  = op != TPU_OP_WHM || (unit_idle_i[0] && unit_idle_i[2]);
+  wire cand      = head && !bad && is_unit;
+  wire issue     = cand && sb_ready && q_ready_i[unit] && order_ok;
+  wire waits_all = op == TPU_OP_SYNC || op == TPU_OP_HALT;
+  wire retire_now = head && !bad && !is_unit && (!waits_all || !sb_busy);
+  wire pop       = issue || retire_now;
+  wire halting   = retire_now && op == TPU_OP_HALT;
+
+  tpu_scoreboard #(.Slots(Slots), .AddrBits(AddrBits)) u_scoreboard (
+      .clk_i, .rst_ni, .cand_valid_i(issue), .cand_unit_i(unit), .cand_en_i(en),
+      .cand_lo_i(lo), .cand_hi_i(hi), .cand_ready_o(sb_ready), .cand_slot_o(sb_slot),
+      .retire_i(retire_i), .busy_o(sb_busy));
+
+  // The oldest fault: the decode error (younger than everything issued) or a unit's.
+  reg        f_any;
+  reg [3:0]  f_code;
+  reg [31:0] f_pc;
+  integer u;
+  always @(*) begin
+    f_any  = err_q;
+    f_code = err_code_q;
+    f_pc   = err_pc_q;
+    if (bad && (!f_any || f_pc_i < f_pc)) begin
+      f_any = 1'b1; f_code = head_err; f_pc = f_pc_i;
+    end
+    for (u = 0; u < 3; u = u + 1)
+      if (fault_i[u] && (!f_any || fault_pc_i[32*u +: 32] < f_pc)) begin
+        f_any = 1'b1; f_code = fault_code_i[4*u +: 4]; f_pc = fault_pc_i[32*u +: 32];
+      end
+  end
+
+  wire drained = running && stopping_q && !sb_busy && !fetch_busy_i && &unit_idle_i;
+  wire begin_run = start_pending_q && !scrub_q && !running;
+  localparam integer ScrubRows = (UbRows > AccRows) ? UbRows : AccRows;
+  wire [ScrubBits:0] scrub_rows = ScrubRows[ScrubBits:0];
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      state_q         <= TPU_STATE_IDLE;
+      stopping_q      <= 1'b0;
+      err_q           <= 1'b0;
+      start_pending_q <= 1'b0;
+      scrub_q         <= 1'b1;
+      scrub_addr_q    <= {ScrubBits{1'b0}};
+    end else begin
+      if (start_i && !running) start_pending_q <= 1'b1;
+      if (scrub_q) begin
+        scrub_addr_q <= scrub_addr_q + 1'b1;
+        if ({1'b0, scrub_addr_q} == scrub_rows - 1'b1) scrub_q <= 1'b0;
+      end
+      if (begin_run) begin
+        state_q         <= TPU_STATE_RUNNING;
+        stopping_q      <= 1'b0;
+        err_q           <= 1'b0;
+        start_pending_q <= 1'b0;
+      end else if (running) begin
+        err_q <= f_any;
+        if (bad || halting || f_any) stopping_q <= 1'b1;
+        if (drained) begin
+          state_q      <= err_q ? TPU_STATE_ERROR : TPU_STATE_DONE;
+          scrub_q      <= 1'b1;
+          scrub_addr_q <= {ScrubBits{1'b0}};
+        end
+      end
+    end
+  end
+
+  always @(posedge clk_i) begin
+    if (running) begin
+      err_code_q <= f_code;
+      err_pc_q   <= f_pc;
+    end
+    if (begin_run) begin
+      entry_q      <= {entry_i[31:4], 4'd0};
+      pc_q         <= {entry_i[31:4], 4'd0};
+      tiles_q      <= {TileBits{1'b0}};
+      has_active_q <= 1'b0;
+    end else begin
+      if (head) pc_q <= f_pc_i;
+      if (drained && err_q) pc_q <= err_pc_q;
+      if (issue && op == TPU_OP_RW) tiles_q <= tiles_q + 1'b1;
+      if (issue && op == TPU_OP_MMC && sw) begin
+        tiles_q      <= tiles_q - 1'b1;
+        has_active_q <= 1'b1;
+      end
+    end
+  end
+
+  // Counters: cleared when a run starts, counting while it runs.
+  wire [63:0] ev [0:Counters-1];
+  assign ev[CCycles] = {63'd0, running};
+  assign ev[CInstr]  = {63'd0, running && pop};
+  wire [31:0] macs_per_row = Macs;
+  assign ev[CMacs]   = ev_row_i ? {32'd0, macs_per_row} : 64'd0;
+  assign ev[CRead]   = {57'd0, read_bytes_i};
+  assign ev[CWrite]  = {57'd0, write_bytes_i};
+  assign ev[CTiles]  = {63'd0, tile_i};
+  assign ev[CActive] = {63'd0, ev_row_i};
+  assign ev[CWStall] = {63'd0, ev_weight_stall_i};
+  assign ev[CWShift] = {63'd0, ev_weight_shift_i};
+  assign ev[CRaw]    = {63'd0, cand && !issue};
+  assign ev[CDma]    = {63'd0, running && ev_dma_wait_i};
+  genvar c;
+  generate
+    for (c = 0; c < Counters; c = c + 1) begin : g_count
+      reg [63:0] count_q;
+      always @(posedge clk_i) begin
+        if (!rst_ni || begin_run) count_q <= 64'd0;
+        else if (c == CInstr && drained && err_q)
+          count_q <= {32'd0, (err_pc_q - entry_q) >> 4};
+        else if (running) count_q <= count_q + ev[c];
+      end
+      assign counters_o[64*c +: 64] = count_q;
+    end
+  endgenerate
+
+  assign fetch_start_o = begin_run;
+  assign fetch_stop_o  = !running || stopping_q;
+  assign f_ready_o     = pop;
+  assign q_valid_o     = issue ? (4'b0001 << unit) : 4'b0000;
+  assign q_instr_o     = f_instr_i;
+  assign q_pc_o        = f_pc_i;
+  assign q_slot_o      = sb_slot;
+  assign err_valid_o   = err_q;
+  assign err_pc_o      = err_pc_q;
+  assign clear_o       = begin_run;
+  assign scrub_o       = scrub_q;
+  assign scrub_addr_o  = scrub_addr_q;
+  assign state_o       = state_q;
+  assign error_o       = state_q == TPU_STATE_ERROR ? err_code_q : TPU_ERR_NONE;
+  assign pc_o          = pc_q;
+  assign run_end_o     = drained;
+
+  wire unused = ^entry_i[3:0];  // instructions are 16-byte aligned
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: Apache-2.0
+// Tessera core top: the CSR block, the controller with fetch and the four unit
+// sequencers, the memories, the matrix unit and the activation unit, and the DMA
+// engines on one AXI4 master. Parameters come from the YAML configuration
+// (docs/config.md); the build passes them as -G flags.
+//
+// Shared ports, arbitrated here by fixed priority:
+//   unified-buffer read:  activation parameters > whm rows > mmc input rows
+//   unified-buffer write: scrubbing (idle only) > activation results > rhm rows
+//   AXI read engine:      instruction fetch > rhm/rw spans (one span at a time)
+`default_nettype none
+
+module tpu_core #(
+    parameter integer ArraySize  = 16,
+    parameter integer UbRows     = 4096,
+    parameter integer AccRows    = 2048,
+    parameter integer WfifoDepth = 4,
+    parameter integer DmaWidth   = 128,
+    parameter integer DramBytes  = 1048576,
+    parameter integer Slots      = 8,    // instructions in flight (scoreboard slots)
+    parameter integer QueueDepth = 4,    // per-unit instruction queue
+    parameter integer MaxBeats   = 16,   // longest AXI burst
+    parameter integer WedgeWfifo = 0     // test only: 1 blocks the weight FIFO's input
+) (
+    input  wire                    clk_i,
+    input  wire                    rst_ni,
+    // AXI4-Lite slave: registers (rtl/tpu_csr.v)
+    input  wire                    s_axil_awvalid_i,
+    output wire                    s_axil_awready_o,
+    input  wire [7:0]              s_axil_awaddr_i,
+    input  wire                    s_axil_wvalid_i,
+    output wire                    s_axil_wready_o,
+    input  wire [31:0]             s_axil_wdata_i,
+    input  wire [3:0]              s_axil_wstrb_i,
+    output wire                    s_axil_bvalid_o,
+    input  wire                    s_axil_bready_i,
+    output wire [1:0]              s_axil_bresp_o,
+    input  wire                    s_axil_arvalid_i,
+    output wire                    s_axil_arready_o,
+    input  wire [7:0]              s_axil_araddr_i,
+    output wire                    s_axil_rvalid_o,
+    input  wire                    s_axil_rready_i,
+    output wire [31:0]             s_axil_rdata_o,
+    output wire [1:0]              s_axil_rresp_o,
+    // AXI4 master: device memory
+    output wire                    m_axi_arvalid_o,
+    input  wire                    m_axi_arready_i,
+    output wire [31:0]             m_axi_araddr_o,
+    output wire [7:0]              m_axi_arlen_o,
+    output wire [2:0]              m_axi_arsize_o,
+    output wire [1:0]              m_axi_arburst_o,
+    input  wire                    m_axi_rvalid_i,
+    output wire                    m_axi_rready_o,
+    input  wire [DmaWidth-1:0]     m_axi_rdata_i,
+    input  wire [1:0]              m_axi_rresp_i,
+    input  wire                    m_axi_rlast_i,
+    output wire                    m_axi_awvalid_o,
+    input  wire                    m_axi_awready_i,
+    output wire [31:0]             m_axi_awaddr_o,
+    output wire [7:0]              m_axi_awlen_o,
+    output wire [2:0]              m_axi_awsize_o,
+    output wire [1:0]              m_axi_awburst_o,
+    output wire                    m_axi_wvalid_o,
+    input  wire                    m_axi_wready_i,
+    output wire [DmaWidth-1:0]     m_axi_wdata_o,
+    output wire [DmaWidth/8-1:0]   m_axi_wstrb_o,
+    output wire                    m_axi_wlast_o,
+    input  wire                    m_axi_bvalid_i,
+    output wire                    m_axi_bready_o,
+    input  wire [1:0]              m_axi_bresp_i,
+    output wire                    irq_o,
+    // observation for testbench monitors and watchdogs (no effect on the core)
+    output wire                    trace_issue_o,     // an instruction left decode ...
+    output wire [31:0]             trace_pc_o,        // ... at this address
+    output wire [3:0]              trace_op_o,
+    output wire [SlotBits-1:0]     trace_slot_o,      // its scoreboard slot (unit instructions)
+    output wire [Slots-1:0]        trace_retire_o,    // unit instructions retiring
+    output wire [3:0]              dbg_unit_busy_o,   // DMA-in, matrix, activation, DMA-out
+    output wire [4*8-1:0]          dbg_queue_count_o  // entries in each unit's queue
+);
+  localparam integer N         = ArraySize;
+  localparam integer Counters  = 11;
+  localparam integer SlotBits  = (Slots > 1) ? $clog2(Slots) : 1;
+  localparam integer UbBits    = $clog2(UbRows);
+  localparam integer AccBits   = $clog2(AccRows);
+  localparam integer ScrubBits = (UbBits > AccBits) ? UbBits : AccBits;
+  localparam integer LaneBits  = $clog2(DmaWidth / 8);
+  localparam integer RowBits   = (N > 1) ? $clog2(N) : 1;
+  localparam integer TileBits  = $clog2(WfifoDepth + 1);
+  localparam integer QBits     = $clog2(QueueDepth);
+  localparam integer QWidth    = 128 + 32 + SlotBits;
+
+  // ---- registers -------------------------------------------------------------------
+  wire        start, soft_reset;
+  wire [31:0] entry;
+  wire [1:0]  run_state;
+  wire [3:0]  run_error;
+  wire [31:0] run_pc;
+  wire        run_end;
+  wire [Counters*64-1:0] counters;
+  tpu_csr #(.ArraySize(N), .WfifoDepth(WfifoDepth), .DmaWidth(DmaWidth), .UbRows(UbRows),
+            .AccRows(AccRows), .DramBytes(DramBytes), .Counters(Counters)) u_csr (
+      .clk_i, .rst_ni,
+      .s_awvalid_i(s_axil_awvalid_i), .s_awready_o(s_axil_awready_o), .s_awaddr_i(s_axil_awaddr_i),
+      .s_wvalid_i(s_axil_wvalid_i), .s_wready_o(s_axil_wready_o), .s_wdata_i(s_axil_wdata_i),
+      .s_wstrb_i(s_axil_wstrb_i), .s_bvalid_o(s_axil_bvalid_o), .s_bready_i(s_axil_bready_i),
+      .s_bresp_o(s_axil_bresp_o), .s_arvalid_i(s_axil_arvalid_i), .s_arready_o(s_axil_arready_o),
+      .s_araddr_i(s_axil_araddr_i), .s_rvalid_o(s_axil_rvalid_o), .s_rready_i(s_axil_rready_i),
+      .s_rdata_o(s_axil_rdata_o), .s_rresp_o(s_axil_rresp_o),
+      .start_o(start), .soft_reset_o(soft_reset), .entry_o(entry), .state_i(run_state),
+      .error_i(run_error), .pc_i(run_pc), .run_end_i(run_end), .counters_i(counters),
+      .irq_o(irq_o));
+
+  // Soft reset returns everything but the registers to the reset state. It abandons
+  // bus transfers in flight, so the host issues it only with the DMA idle (docs).
+  wire rst_n = rst_ni && !soft_reset;
+
+  // ---- controller and fetch -----------------------------------------------------------
+  wire         fetch_start, fetch_stop, fetch_busy;
+  wire         f_valid, f_ready;
+  wire [127:0] f_instr;
+  wire [31:0]  f_pc;
+  wire [3:0]   f_fault;
+  wire [3:0]   q_push, q_ready, unit_idle;
+  wire [127:0] q_instr;
+  wire [31:0]  q_pc;
+  wire [SlotBits-1:0] q_slot;
+  wire [Slots-1:0] retire_in, retire_mmc, retire_act, retire_out;
+  wire         fault_in, fault_act, fault_out;
+  wire [31:0]  fault_pc_in, fault_pc_act, fault_pc_out;
+  wire         err_valid, clear;
+  wire [31:0]  err_pc;
+  wire         scrub;
+  wire [ScrubBits-1:0] scrub_addr;
+  wire         ev_row, ev_wstall, ev_wshift, ev_dma_wait, ev_tile;
+  wire [6:0]   read_bytes, write_bytes;
+
+  tpu_controller #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth),
+                   .DramBytes(DramBytes), .Slots(Slots), .Counters(Counters)) u_controller (
+      .clk_i, .rst_ni(rst_n), .start_i(start), .entry_i(entry),
+      .fetch_start_o(fetch_start), .fetch_stop_o(fetch_stop), .fetch_busy_i(fetch_busy),
+      .f_valid_i(f_valid), .f_ready_o(f_ready), .f_instr_i(f_instr), .f_pc_i(f_pc),
+      .f_fault_i(f_fault),
+      .q_valid_o(q_push), .q_ready_i(q_ready), .q_instr_o(q_instr), .q_pc_o(q_pc),
+      .q_slot_o(q_slot), .unit_idle_i(unit_idle),
+      .retire_i(retire_in | retire_mmc | retire_act | retire_out),
+      .fault_i({fault_out, fault_act, fault_in}),
+      .fault_code_i({4'd6, 4'd7, 4'd6}),   // BUS_ERROR, ACT_PARAM, BUS_ERROR
+      .fault_pc_i({fault_pc_out, fault_pc_act, fault_pc_in}),
+      .err_valid_o(err_valid), .err_pc_o(err_pc), .clear_o(clear),
+      .scrub_o(scrub), .scrub_addr_o(scrub_addr),
+      .ev_row_i(ev_row), .ev_weight_stall_i(ev_wstall), .ev_weight_shift_i(ev_wshift),
+      .ev_dma_wait_i(ev_dma_wait), .read_bytes_i(read_bytes), .write_bytes_i(write_bytes),
+      .tile_i(ev_tile),
+      .state_o(run_state), .error_o(run_error), .pc_o(run_pc), .run_end_o(run_end),
+      .counters_o(counters));
+
+  // The read engine, shared by fetch and DMA-in one span at a time.
+  wire                 rd_cmd_valid, rd_cmd_ready, rd_out_valid, rd_out_ready;
+  wire [31:0]          rd_cmd_addr;
+  wire [11:0]          rd_cmd_len;
+  wire [DmaWidth-1:0]  rd_data;
+  wire [LaneBits:0]    rd_lo, rd_hi;
+  wire                 rd_last, rd_error;
+  wire                 fq_valid, dq_valid, fb_ready;
+  wire [31:0]          fq_addr, dq_addr;
+  wire [11:0]          fq_len, dq_len;
+  reg                  rd_owner_q;   // 0: fetch, 1: DMA-in
+  reg                  rd_busy_q;
+  wire                 pick_dma = !fq_valid;
+  wire                 rd_cmd_fire = rd_cmd_valid && rd_cmd_ready;
+  assign rd_cmd_valid = fq_valid || dq_valid;
+  assign rd_cmd_addr  = pick_dma ? dq_addr : fq_addr;
+  assign rd_cmd_len   = pick_dma ? dq_len : fq_len;
+  always @(posedge clk_i) begin
+    if (!rst_n) begin
+      rd_owner_q <= 1'b0;
+      rd_busy_q  <= 1'b0;
+    end else begin
+      if (rd_cmd_fire) begin
+        rd_owner_q <= pick_dma;
+        rd_busy_q  <= 1'b1;
+      end else if (rd_out_valid && rd_out_ready && rd_last) begin
+        rd_busy_q <= 1'b0;
+      end
+    end
+  end
+  assign rd_out_ready = rd_owner_q ? 1'b1 : fb_ready;
+  assign ev_dma_wait  = rd_busy_q && !rd_out_valid;
+
+  tpu_axi_read #(.DataBits(DmaWidth), .MaxBeats(MaxBeats)) u_axi_read (
+      .clk_i, .rst_ni(rst_n),
+      .cmd_valid_i(rd_cmd_valid), .cmd_ready_o(rd_cmd_ready), .cmd_addr_i(rd_cmd_addr),
+      .cmd_len_i(rd_cmd_len),
+      .m_axi_arvalid_o, .m_axi_arready_i, .m_axi_araddr_o, .m_axi_arlen_o, .m_axi_arsize_o,
+      .m_axi_arburst_o, .m_axi_rvalid_i, .m_axi_rready_o, .m_axi_rdata_i, .m_axi_rresp_i,
+      .m_axi_rlast_i,
+      .out_valid_o(rd_out_valid), .out_ready_i(rd_out_ready), .out_data_o(rd_data),
+      .out_lo_o(rd_lo), .out_hi_o(rd_hi), .out_last_o(rd_last), .out_error_o(rd_error));
+
+  tpu_fetch #(.DataBits(DmaWidth), .DramBytes(DramBytes)) u_fetch (
+      .clk_i, .rst_ni(rst_n), .start_i(fetch_start), .entry_i({entry[31:4], 4'd0}),
+      .stop_i(fetch_stop), .busy_o(fetch_busy),
+      .req_valid_o(fq_valid), .req_ready_i(rd_cmd_ready && !pick_dma), .req_addr_o(fq_addr),
+      .req_len_o(fq_len),
+      .beat_valid_i(rd_out_valid && !rd_owner_q), .beat_ready_o(fb_ready), .beat_data_i(rd_data),
+      .beat_lo_i(rd_lo), .beat_hi_i(rd_hi), .beat_last_i(rd_last), .beat_error_i(rd_error),
+      .out_valid_o(f_valid), .out_ready_i(f_ready), .out_instr_o(f_instr), .out_pc_o(f_pc),
+      .out_fault_o(f_fault));
+
+  // ---- per-unit queues ------------------------------------------------------------------
+  wire [3:0]        qh_valid, qh_ready;
+  wire [QWidth-1:0] qh_data [0:3];
+  genvar u;
+  generate
+    for (u = 0; u < 4; u = u + 1) begin : g_queue
+      wire [QBits:0] count;
+      tpu_fifo #(.Width(QWidth), .Depth(QueueDepth)) u_queue (
+          .clk_i, .rst_ni(rst_n), .clear_i(1'b0),
+          .in_valid_i(q_push[u]), .in_ready_o(q_ready[u]), .in_data_i({q_pc, q_slot, q_instr}),
+          .out_valid_o(qh_valid[u]), .out_ready_i(qh_ready[u]), .out_data_o(qh_data[u]),
+          .count_o(count));
+      assign dbg_queue_count_o[8*u +: 8] = {{(7 - QBits){1'b0}}, count};
+    end
+  endgenerate
+  wire unit_busy_in, unit_busy_mmc, unit_busy_act, unit_busy_out;
+  assign unit_idle = ~(qh_valid | {unit_busy_out, unit_busy_act, unit_busy_mmc, unit_busy_in});
+  assign dbg_unit_busy_o = {unit_busy_out, unit_busy_act, unit_busy_mmc, unit_busy_in};
+  assign trace_issue_o   = f_ready;
+  assign trace_pc_o      = f_pc;
+  assign trace_op_o      = f_instr[3:0];
+  assign trace_slot_o    = q_slot;
+  assign trace_retire_o  = retire_in | retire_mmc | retire_act | retire_out;
+
+  // ---- memories ---------------------------------------------------------------------------
+  wire                ubr_act, ubr_out, ubr_mmc;
+  wire [UbBits-1:0]   ubr_addr_act, ubr_addr_out, ubr_addr_mmc;
+  wire                grant_act = ubr_act;
+  wire                grant_out = ubr_out && !ubr_act;
+  wire                grant_mmc = ubr_mmc && !ubr_act && !ubr_out;
+  wire [N*8-1:0]      ub_rd_data;
+  wire                ubw_act, ubw_in;
+  wire [UbBits-1:0]   ubw_addr_act, ubw_addr_in;
+  wire [N*8-1:0]      ubw_data_in, act_out;
+  wire                ubw_in_ready = !scrub && !ubw_act;
+  wire                ub_we = scrub || ubw_act || ubw_in;
+  wire [UbBits-1:0]   ub_wa = scrub ? scrub_addr[UbBits-1:0] : ubw_act ? ubw_addr_act : ubw_addr_in;
+  wire [N*8-1:0]      ub_wd = scrub ? {N*8{1'b0}} : ubw_act ? act_out : ubw_data_in;
+  tpu_unified_buffer #(.ArraySize(N), .Rows(UbRows)) u_ub (
+      .clk_i,
+      .rd_en_i(ubr_act || ubr_out || ubr_mmc),
+      .rd_addr_i(grant_act ? ubr_addr_act : grant_out ? ubr_addr_out : ubr_addr_mmc),
+      .rd_data_o(ub_rd_data),
+      .wr_en_i(ub_we && (!scrub || {1'b0, scrub_addr} < UbRows[ScrubBits:0])),
+      .wr_addr_i(ub_wa), .wr_data_i(ub_wd));
+
+  wire                acc_we, acc_accumulate;
+  wire [AccBits-1:0]  acc_wa;
+  wire [N*32-1:0]     mx_out;
+  wire                acc_rd;
+  wire [AccBits-1:0]  acc_ra;
+  wire [N*32-1:0]     acc_rd_data;
+  tpu_accumulators #(.ArraySize(N), .Rows(AccRows)) u_acc (
+      .clk_i, .rst_ni(rst_n),
+      .in_valid_i(acc_we || (scrub && {1'b0, scrub_addr} < AccRows[ScrubBits:0])),
+      .in_accumulate_i(acc_accumulate && !scrub),
+      .in_addr_i(scrub ? scrub_addr[AccBits-1:0] : acc_wa),
+      .in_data_i(scrub ? {N*32{1'b0}} : mx_out),
+      .rd_en_i(acc_rd), .rd_addr_i(acc_ra), .rd_data_o(acc_rd_data));
+
+  // ---- weight FIFO and matrix unit ------------------------------------------------------
+  wire                wf_wvalid, wf_wready, wf_rvalid, wf_rready;
+  wire [N*8-1:0]      wf_wdata, wf_rdata;
+  wire [TileBits-1:0] tiles;
+  wire                w_we;
+  wire [RowBits-1:0]  w_row;
+  tpu_weight_fifo #(.ArraySize(N), .DepthTiles(WfifoDepth)) u_wfifo (
+      .clk_i, .rst_ni(rst_n && !clear),
+      .wr_valid_i(wf_wvalid && WedgeWfifo == 0), .wr_ready_o(wf_wready), .wr_data_i(wf_wdata),
+      .rd_valid_o(wf_rvalid), .rd_ready_i(wf_rready), .rd_data_o(wf_rdata), .tiles_o(tiles));
+  wire wf_wready_seen = wf_wready && WedgeWfifo == 0;
+  wire unused_wf = wf_rvalid;  // the loader starts only on a whole tile
+
+  wire mx_valid, mx_switch, mx_out_valid;
+  tpu_matrix_unit #(.ArraySize(N)) u_matrix (
+      .clk_i, .rst_ni(rst_n),
+      .in_valid_i(mx_valid), .in_switch_i(mx_switch), .in_data_i(ub_rd_data),
+      .w_we_i(w_we), .w_row_i(w_row), .w_data_i(wf_rdata),
+      .out_valid_o(mx_out_valid), .out_data_o(mx_out));
+  wire unused_mx = mx_out_valid;  // the tags carry the same timing
+
+  // ---- activation unit ------------------------------------------------------------------
+  wire       param_we, shift_error, relu, act_in_valid, act_first, act_last, act_out_valid;
+  wire [3:0] param_row;
+  wire [7:0] zp;
+  tpu_activation #(.ArraySize(N)) u_activation (
+      .clk_i, .rst_ni(rst_n),
+      .param_we_i(param_we), .param_row_i(param_row), .param_data_i(ub_rd_data),
+      .shift_error_o(shift_error), .zp_i(zp), .relu_i(relu),
+      .in_valid_i(act_in_valid), .in_first_i(act_first), .in_last_i(act_last),
+      .in_data_i(acc_rd_data), .out_valid_o(act_out_valid), .out_data_o(act_out));
+
+  // ---- unit sequencers -------------------------------------------------------------------
+  tpu_dma_in #(.ArraySize(N), .DataBits(DmaWidth), .UbRows(UbRows), .Slots(Slots)) u_dma_in (
+      .clk_i, .rst_ni(rst_n),
+      .q_valid_i(qh_valid[0]), .q_ready_o(qh_ready[0]), .q_instr_i(qh_data[0][127:0]),
+      .q_pc_i(qh_data[0][QWidth-1 -: 32]), .q_slot_i(qh_data[0][128 +: SlotBits]),
+      .err_valid_i(err_valid), .err_pc_i(err_pc), .busy_o(unit_busy_in),
+      .req_valid_o(dq_valid), .req_ready_i(rd_cmd_ready && pick_dma), .req_addr_o(dq_addr),
+      .req_len_o(dq_len),
+      .beat_valid_i(rd_out_valid && rd_owner_q), .beat_data_i(rd_data), .beat_lo_i(rd_lo),
+      .beat_hi_i(rd_hi), .beat_last_i(rd_last), .beat_error_i(rd_error),
+      .ubw_valid_o(ubw_in), .ubw_ready_i(ubw_in_ready), .ubw_addr_o(ubw_addr_in),
+      .ubw_data_o(ubw_data_in),
+      .wf_valid_o(wf_wvalid), .wf_ready_i(wf_wready_seen), .wf_data_o(wf_wdata),
+      .retire_o(retire_in), .fault_o(fault_in), .fault_pc_o(fault_pc_in),
+      .read_bytes_o(read_bytes), .tile_o(ev_tile));
+
+  tpu_mmc_seq #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth),
+                .Slots(Slots)) u_mmc_seq (
+      .clk_i, .rst_ni(rst_n), .clear_i(clear),
+      .q_valid_i(qh_valid[1]), .q_ready_o(qh_ready[1]), .q_instr_i(qh_data[1][127:0]),
+      .q_pc_i(qh_data[1][QWidth-1 -: 32]), .q_slot_i(qh_data[1][128 +: SlotBits]),
+      .err_valid_i(err_valid), .err_pc_i(err_pc), .busy_o(unit_busy_mmc),
+      .tiles_i(tiles), .wf_ready_o(wf_rready), .w_we_o(w_we), .w_row_o(w_row),
+      .ubr_valid_o(ubr_mmc), .ubr_grant_i(grant_mmc), .ubr_addr_o(ubr_addr_mmc),
+      .mx_valid_o(mx_valid), .mx_switch_o(mx_switch),
+      .acc_we_o(acc_we), .acc_accumulate_o(acc_accumulate), .acc_addr_o(acc_wa),
+      .retire_o(retire_mmc), .ev_row_o(ev_row), .ev_weight_stall_o(ev_wstall),
+      .ev_weight_shift_o(ev_wshift));
+
+  tpu_act_seq #(.UbRows(UbRows), .AccRows(AccRows), .Slots(Slots)) u_act_seq (
+      .clk_i, .rst_ni(rst_n),
+      .q_valid_i(qh_valid[2]), .q_ready_o(qh_ready[2]), .q_instr_i(qh_data[2][127:0]),
+      .q_pc_i(qh_data[2][QWidth-1 -: 32]), .q_slot_i(qh_data[2][128 +: SlotBits]),
+      .err_valid_i(err_valid), .err_pc_i(err_pc), .busy_o(unit_busy_act),
+      .ubr_valid_o(ubr_act), .ubr_grant_i(grant_act), .ubr_addr_o(ubr_addr_act),
+      .param_we_o(param_we), .param_row_o(param_row), .shift_error_i(shift_error),
+      .zp_o(zp), .relu_o(relu), .in_valid_o(act_in_valid), .in_first_o(act_first),
+      .in_last_o(act_last), .out_valid_i(act_out_valid),
+      .acc_rd_o(acc_rd), .acc_addr_o(acc_ra),
+      .ubw_valid_o(ubw_act), .ubw_addr_o(ubw_addr_act),
+      .retire_o(retire_act), .fault_o(fault_act), .fault_pc_o(fault_pc_act));
+
+  wire                wr_cmd_valid, wr_cmd_ready, wr_rsp_valid, wr_rsp_ready, wr_rsp_error;
+  wire [31:0]         wr_cmd_addr;
+  wire [RowBits:0]    wr_cmd_len;
+  wire [N*8-1:0]      wr_cmd_data;
+  tpu_dma_out #(.ArraySize(N), .UbRows(UbRows), .Slots(Slots)) u_dma_out (
+      .clk_i, .rst_ni(rst_n),
+      .q_valid_i(qh_valid[3]), .q_ready_o(qh_ready[3]), .q_instr_i(qh_data[3][127:0]),
+      .q_pc_i(qh_data[3][QWidth-1 -: 32]), .q_slot_i(qh_data[3][128 +: SlotBits]),
+      .err_valid_i(err_valid), .err_pc_i(err_pc), .busy_o(unit_busy_out),
+      .ubr_valid_o(ubr_out), .ubr_grant_i(grant_out), .ubr_addr_o(ubr_addr_out),
+      .ubr_data_i(ub_rd_data),
+      .cmd_valid_o(wr_cmd_valid), .cmd_ready_i(wr_cmd_ready), .cmd_addr_o(wr_cmd_addr),
+      .cmd_len_o(wr_cmd_len), .cmd_data_o(wr_cmd_data),
+      .rsp_valid_i(wr_rsp_valid), .rsp_ready_o(wr_rsp_ready), .rsp_error_i(wr_rsp_error),
+      .retire_o(retire_out), .fault_o(fault_out), .fault_pc_o(fault_pc_out),
+      .write_bytes_o(write_bytes));
+
+  tpu_axi_write #(.DataBits(DmaWidth), .SpanBytes(N)) u_axi_write (
+      .clk_i, .rst_ni(rst_n),
+      .cmd_valid_i(wr_cmd_valid), .cmd_ready_o(wr_cmd_ready), .cmd_addr_i(wr_cmd_addr),
+      .cmd_len_i(wr_cmd_len), .cmd_data_i(wr_cmd_data),
+      .m_axi_awvalid_o, .m_axi_awready_i, .m_axi_awaddr_o, .m_axi_awlen_o, .m_axi_awsize_o,
+      .m_axi_awburst_o, .m_axi_wvalid_o, .m_axi_wready_i, .m_axi_wdata_o, .m_axi_wstrb_o,
+      .m_axi_wlast_o, .m_axi_bvalid_i, .m_axi_bready_o, .m_axi_bresp_i,
+      .rsp_valid_o(wr_rsp_valid), .rsp_ready_i(wr_rsp_ready), .rsp_error_o(wr_rsp_error));
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: Apache-2.0
+// DMA-in sequencer: executes `rhm` and `rw` from its queue, in order.
+//
+// rhm: for each row, one read span per segment; the beats' bytes are gathered into a
+// zero-filled row buffer at segment offset s*seglen, then the row is written to the
+// unified buffer. rw: one span per memory row; bytes land in a zero-filled N x N tile
+// buffer as rows (rw) or as columns (rw transpose), then the tile's N rows go into
+// the weight FIFO. A span that comes back with a bus error ends the instruction with
+// BUS_ERROR. An instruction younger than a reported fault is retired unexecuted.
+`default_nettype none
+
+module tpu_dma_in #(
+    parameter integer ArraySize = 16,
+    parameter integer DataBits  = 128,
+    parameter integer UbRows    = 4096,
+    parameter integer Slots     = 8
+) (
+    input  wire                   clk_i,
+    input  wire                   rst_ni,
+    // queue head
+    input  wire                   q_valid_i,
+    output wire                   q_ready_o,
+    input  wire [127:0]           q_instr_i,
+    input  wire [31:0]            q_pc_i,
+    input  wire [SlotBits-1:0]    q_slot_i,
+    input  wire                   err_valid_i,   // a fault has been reported ...
+    input  wire [31:0]            err_pc_i,      // ... at this pc
+    output wire                   busy_o,
+    // read spans and their beats (tpu_axi_read)
+    output wire                   req_valid_o,
+    input  wire                   req_ready_i,
+    output wire [31:0]            req_addr_o,
+    output wire [11:0]            req_len_o,
+    input  wire                   beat_valid_i,
+    input  wire [DataBits-1:0]    beat_data_i,
+    input  wire [LaneBits:0]      beat_lo_i,
+    input  wire [LaneBits:0]      beat_hi_i,
+    input  wire                   beat_last_i,
+    input  wire                   beat_error_i,
+    // unified-buffer row writes (granted by the core)
+    output wire                   ubw_valid_o,
+    input  wire                   ubw_ready_i,
+    output wire [UbBits-1:0]      ubw_addr_o,
+    output wire [N*8-1:0]         ubw_data_o,
+    // weight FIFO rows
+    output wire                   wf_valid_o,
+    input  wire                   wf_ready_i,
+    output wire [N*8-1:0]         wf_data_o,
+    // completion
+    output wire [Slots-1:0]       retire_o,
+    output wire                   fault_o,
+    output wire [31:0]            fault_pc_o,
+    output wire [6:0]             read_bytes_o,  // data bytes that arrived this cycle
+    output wire                   tile_o         // a weight tile was loaded
+);
+`include "tpu_isa.vh"
+  localparam integer N        = ArraySize;
+  localparam integer Bytes    = DataBits / 8;
+  localparam integer LaneBits = $clog2(Bytes);
+  localparam integer SlotBits = (Slots > 1) ? $clog2(Slots) : 1;
+  localparam integer UbBits   = $clog2(UbRows);
+  localparam integer PosBits  = $clog2(N) + 1;   // 0..N
+
+  localparam [2:0] StIdle = 3'd0, StReq = 3'd1, StData = 3'd2, StRow = 3'd3, StPush = 3'd4,
+                   StRetire = 3'd5;
+
+  reg  [2:0]          state_q;
+  reg  [127:0]        in_q;        // the instruction
+  reg  [31:0]         pc_q;
+  reg  [SlotBits-1:0] slot_q;
+  reg                 fault_q;
+  reg  [15:0]         row_q;       // rhm row / rw memory row
+  reg  [5:0]          seg_q;
+  reg  [31:0]         row_addr_q;  // first byte of the current row
+  reg  [31:0]         span_addr_q; // first byte of the current span
+  reg  [PosBits-1:0]  pos_q;       // where the next byte lands in the row / column
+  reg  [PosBits-1:0]  push_q;      // tile row being pushed
+  reg  [N*8-1:0]      rowbuf_q;
+  reg  [N*N*8-1:0]    tile_q;      // tile[k][c] at byte k*N + c
+
+  wire        is_rw     = in_q[3:0] == TPU_OP_RW;
+  wire        transpose = in_q[TPU_RW_TRANSPOSE_LSB];
+  wire [15:0] ub        = in_q[TPU_RHM_UB_LSB +: 16];
+  wire [15:0] rows_m1   = in_q[TPU_RHM_ROWS_LSB +: 16];
+  wire [15:0] stride    = in_q[TPU_RHM_STRIDE_LSB +: 16];
+  wire [15:0] segstride = in_q[TPU_RHM_SEGSTRIDE_LSB +: 16];
+  wire [6:0]  seglen    = {1'b0, in_q[TPU_RHM_SEGLEN_LSB +: 6]} + 7'd1;
+  wire [5:0]  segs_m1   = in_q[TPU_RHM_SEGS_LSB +: 6];
+  wire [6:0]  k         = {1'b0, in_q[TPU_RW_K_LSB +: 6]} + 7'd1;
+  wire [6:0]  n         = {1'b0, in_q[TPU_RW_N_LSB +: 6]} + 7'd1;
+  // rw: memory rows and bytes per memory row (docs/isa.md)
+  wire [6:0]  mem_rows  = transpose ? n : k;
+  wire [6:0]  span_len  = is_rw ? (transpose ? k : n) : seglen;
+
+  wire take      = state_q == StIdle && q_valid_i;
+  wire younger   = err_valid_i && q_pc_i > err_pc_i;
+  wire req_fire  = req_valid_o && req_ready_i;
+  wire beat_fire = state_q == StData && beat_valid_i;
+  wire last_beat = beat_fire && beat_last_i;
+  wire row_done  = state_q == StRow && ubw_ready_i;
+  wire push_fire = state_q == StPush && wf_ready_i;
+  wire rhm_last_seg = seg_q == segs_m1;
+  wire rhm_last_row = row_q == rows_m1;
+  wire rw_last_row  = row_q[6:0] == mem_rows - 7'd1;
+
+  // Place the beat's bytes [lo, hi) at lanes [pos, pos + hi - lo) of an N-byte vector.
+  reg [N*8-1:0] placed;
+  reg [N-1:0]   lane_hit;
+  integer j;
+  reg [31:0] src;
+  always @(*) begin
+    placed   = {N*8{1'b0}};
+    lane_hit = {N{1'b0}};
+    for (j = 0; j < N; j = j + 1) begin
+      src = j - {{(32-PosBits){1'b0}}, pos_q} + {{(31-LaneBits){1'b0}}, beat_lo_i};
+      if (j >= pos_q && src < {{(31-LaneBits){1'b0}}, beat_hi_i}) begin
+        lane_hit[j]      = 1'b1;
+        placed[8*j +: 8] = beat_data_i[8*src[LaneBits-1:0] +: 8];
+      end
+    end
+  end
+  wire [7:0] beat_bytes = {{(7 - LaneBits){1'b0}}, beat_hi_i} - {{(7 - LaneBits){1'b0}}, beat_lo_i};
+  wire [PosBits-1:0] beat_count = beat_bytes[PosBits-1:0];
+  wire [31:0]        mem_row    = {16'd0, row_q};
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      state_q <= StIdle;
+    end else begin
+      case (state_q)
+        StIdle:   if (take) state_q <= younger ? StRetire : StReq;
+        StReq:    if (req_fire) state_q <= StData;
+        StData:   if (last_beat) begin
+          if (beat_error_i)                      state_q <= StRetire;
+          else if (is_rw)                        state_q <= rw_last_row ? StPush : StReq;
+          else                                   state_q <= rhm_last_seg ? StRow : StReq;
+        end
+        StRow:    if (row_done) state_q <= rhm_last_row ? StRetire : StReq;
+        StPush:   if (push_fire && push_q == N[PosBits-1:0] - 1'b1) state_q <= StRetire;
+        StRetire: state_q <= StIdle;
+        default:  state_q <= StIdle;
+      endcase
+    end
+  end
+
+  always @(posedge clk_i) begin
+    if (take) begin
+      in_q        <= q_instr_i;
+      pc_q        <= q_pc_i;
+      slot_q      <= q_slot_i;
+      fault_q     <= 1'b0;
+      row_q       <= 16'd0;
+      seg_q       <= 6'd0;
+      row_addr_q  <= q_instr_i[TPU_RHM_ADDR_LSB +: 32];
+      span_addr_q <= q_instr_i[TPU_RHM_ADDR_LSB +: 32];
+      pos_q       <= {PosBits{1'b0}};
+      push_q      <= {PosBits{1'b0}};
+      rowbuf_q    <= {N*8{1'b0}};
+      tile_q      <= {N*N*8{1'b0}};
+    end
+    if (beat_fire) begin
+      pos_q <= pos_q + beat_count;
+      for (j = 0; j < N; j = j + 1) begin
+        if (lane_hit[j]) begin
+          if (!is_rw)         rowbuf_q[8*j +: 8] <= placed[8*j +: 8];
+          else if (transpose) tile_q[8*(j*N + mem_row) +: 8] <= placed[8*j +: 8];
+          else                tile_q[8*(mem_row*N + j) +: 8] <= placed[8*j +: 8];
+        end
+      end
+    end
+    if (last_beat) begin
+      if (beat_error_i) fault_q <= 1'b1;
+      if (is_rw) begin
+        // next memory row of the tile
+        row_q       <= row_q + 16'd1;
+        row_addr_q  <= row_addr_q + {16'd0, stride};
+        span_addr_q <= row_addr_q + {16'd0, stride};
+        pos_q       <= {PosBits{1'b0}};
+      end else if (!rhm_last_seg) begin
+        // next segment of the row, placed after this one
+        seg_q       <= seg_q + 6'd1;
+        span_addr_q <= span_addr_q + {16'd0, segstride};
+        pos_q       <= pos_q + beat_count;
+      end
+    end
+    if (row_done) begin
+      row_q       <= row_q + 16'd1;
+      seg_q       <= 6'd0;
+      row_addr_q  <= row_addr_q + {16'd0, stride};
+      span_addr_q <= row_addr_q + {16'd0, stride};
+      pos_q       <= {PosBits{1'b0}};
+      rowbuf_q    <= {N*8{1'b0}};
+    end
+    if (push_fire) push_q <= push_q + 1'b1;
+  end
+
+  assign q_ready_o   = state_q == StIdle;
+  assign busy_o      = state_q != StIdle;
+  assign req_valid_o = state_q == StReq;
+  assign req_addr_o  = span_addr_q;
+  assign req_len_o   = {5'd0, span_len};
+  assign ubw_valid_o = state_q == StRow;
+  wire [15:0] ub_row = ub + row_q;
+  assign ubw_addr_o  = ub_row[UbBits-1:0];
+  assign ubw_data_o  = rowbuf_q;
+  assign wf_valid_o  = state_q == StPush;
+  assign wf_data_o   = tile_q[8*N*push_q[PosBits-2:0] +: 8*N];
+
+  reg [Slots-1:0] retire_mask;
+  integer s;
+  always @(*) begin
+    retire_mask = {Slots{1'b0}};
+    for (s = 0; s < Slots; s = s + 1)
+      if (state_q == StRetire && slot_q == s[SlotBits-1:0]) retire_mask[s] = 1'b1;
+  end
+  assign retire_o     = retire_mask;
+  assign fault_o      = state_q == StRetire && fault_q;
+  assign fault_pc_o   = pc_q;
+  assign read_bytes_o = last_beat && !beat_error_i ? span_len : 7'd0;
+  assign tile_o       = push_fire && push_q == N[PosBits-1:0] - 1'b1;
+
+  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, beat_bytes};
+endmodule
+
+`default_nettype wire

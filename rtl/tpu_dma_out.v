@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+// DMA-out sequencer: executes `whm` from its queue. For each row: read the unified-
+// buffer row, hand its first len bytes to the write engine (tpu_axi_write) for
+// addr + r*stride, and wait for the write response before the next row, so a bus
+// error stops the instruction exactly after the row that faulted (docs/isa.md).
+`default_nettype none
+
+module tpu_dma_out #(
+    parameter integer ArraySize = 16,
+    parameter integer UbRows    = 4096,
+    parameter integer Slots     = 8
+) (
+    input  wire                   clk_i,
+    input  wire                   rst_ni,
+    // queue head
+    input  wire                   q_valid_i,
+    output wire                   q_ready_o,
+    input  wire [127:0]           q_instr_i,
+    input  wire [31:0]            q_pc_i,
+    input  wire [SlotBits-1:0]    q_slot_i,
+    input  wire                   err_valid_i,
+    input  wire [31:0]            err_pc_i,
+    output wire                   busy_o,
+    // unified-buffer reads (granted by the core; data the next cycle)
+    output wire                   ubr_valid_o,
+    input  wire                   ubr_grant_i,
+    output wire [UbBits-1:0]      ubr_addr_o,
+    input  wire [N*8-1:0]         ubr_data_i,
+    // the write engine
+    output wire                   cmd_valid_o,
+    input  wire                   cmd_ready_i,
+    output wire [31:0]            cmd_addr_o,
+    output wire [LenBits-1:0]     cmd_len_o,
+    output wire [N*8-1:0]         cmd_data_o,
+    input  wire                   rsp_valid_i,
+    output wire                   rsp_ready_o,
+    input  wire                   rsp_error_i,
+    // completion
+    output wire [Slots-1:0]       retire_o,
+    output wire                   fault_o,
+    output wire [31:0]            fault_pc_o,
+    output wire [6:0]             write_bytes_o
+);
+`include "tpu_isa.vh"
+  localparam integer N        = ArraySize;
+  localparam integer SlotBits = (Slots > 1) ? $clog2(Slots) : 1;
+  localparam integer UbBits   = $clog2(UbRows);
+  localparam integer LenBits  = $clog2(N) + 1;
+
+  localparam [2:0] StIdle = 3'd0, StRead = 3'd1, StData = 3'd2, StCmd = 3'd3, StRsp = 3'd4,
+                   StRetire = 3'd5;
+
+  reg  [2:0]          state_q;
+  reg  [127:0]        in_q;
+  reg  [31:0]         pc_q;
+  reg  [SlotBits-1:0] slot_q;
+  reg                 fault_q;
+  reg  [15:0]         row_q;
+  reg  [UbBits-1:0]   ub_q;
+  reg  [31:0]         addr_q;
+  reg  [N*8-1:0]      data_q;
+
+  wire [15:0] rows_m1 = in_q[TPU_WHM_ROWS_LSB +: 16];
+  wire [15:0] stride  = in_q[TPU_WHM_STRIDE_LSB +: 16];
+  wire [6:0]  len     = {1'b0, in_q[TPU_WHM_LEN_LSB +: 6]} + 7'd1;   // <= N (decode)
+
+  wire take    = state_q == StIdle && q_valid_i;
+  wire younger = err_valid_i && q_pc_i > err_pc_i;
+  wire rsp     = state_q == StRsp && rsp_valid_i;
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      state_q <= StIdle;
+    end else begin
+      case (state_q)
+        StIdle:   if (take) state_q <= younger ? StRetire : StRead;
+        StRead:   if (ubr_grant_i) state_q <= StData;
+        StData:   state_q <= StCmd;
+        StCmd:    if (cmd_ready_i) state_q <= StRsp;
+        StRsp:    if (rsp_valid_i) state_q <= (rsp_error_i || row_q == rows_m1) ? StRetire : StRead;
+        StRetire: state_q <= StIdle;
+        default:  state_q <= StIdle;
+      endcase
+    end
+  end
+
+  always @(posedge clk_i) begin
+    if (take) begin
+      in_q    <= q_instr_i;
+      pc_q    <= q_pc_i;
+      slot_q  <= q_slot_i;
+      fault_q <= 1'b0;
+      row_q   <= 16'd0;
+      ub_q    <= q_instr_i[TPU_WHM_UB_LSB +: UbBits];   // decode checked the range
+      addr_q  <= q_instr_i[TPU_WHM_ADDR_LSB +: 32];
+    end
+    if (state_q == StData) data_q <= ubr_data_i;
+    if (rsp) begin
+      fault_q <= rsp_error_i;
+      row_q   <= row_q + 16'd1;
+      ub_q    <= ub_q + 1'b1;
+      addr_q  <= addr_q + {16'd0, stride};
+    end
+  end
+
+  reg [Slots-1:0] retire_mask;
+  integer s;
+  always @(*) begin
+    retire_mask = {Slots{1'b0}};
+    for (s = 0; s < Slots; s = s + 1)
+      if (state_q == StRetire && slot_q == s[SlotBits-1:0]) retire_mask[s] = 1'b1;
+  end
+
+  assign q_ready_o     = state_q == StIdle;
+  assign busy_o        = state_q != StIdle;
+  assign ubr_valid_o   = state_q == StRead;
+  assign ubr_addr_o    = ub_q;
+  assign cmd_valid_o   = state_q == StCmd;
+  assign cmd_addr_o    = addr_q;
+  assign cmd_len_o     = len[LenBits-1:0];
+  assign cmd_data_o    = data_q;
+  assign rsp_ready_o   = state_q == StRsp;
+  assign retire_o      = retire_mask;
+  assign fault_o       = state_q == StRetire && fault_q;
+  assign fault_pc_o    = pc_q;
+  assign write_bytes_o = rsp && !rsp_error_i ? len : 7'd0;
+
+  wire unused = ^{in_q, len};  // the fields used are taken apart above
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+// A small synchronous FIFO with valid/ready on both sides (registers, not RAM): the
+// instruction buffer and the per-unit instruction queues. Output data comes straight
+// from the head slot, so it holds while valid && !ready.
+`default_nettype none
+
+module tpu_fifo #(
+    parameter integer Width = 8,  // bits per entry
+    parameter integer Depth = 4   // entries, a power of two >= 2
+) (
+    input  wire             clk_i,
+    input  wire             rst_ni,
+    input  wire             clear_i,     // drop every entry (synchronous)
+    input  wire             in_valid_i,
+    output wire             in_ready_o,
+    input  wire [Width-1:0] in_data_i,
+    output wire             out_valid_o,
+    input  wire             out_ready_i,
+    output wire [Width-1:0] out_data_o,
+    output wire [PtrBits:0] count_o
+);
+  localparam integer PtrBits = $clog2(Depth);
+
+  reg [Width-1:0]   mem_q [0:Depth-1];
+  reg [PtrBits:0]   wr_q, rd_q;   // one extra bit tells full from empty
+  wire [PtrBits:0]  count = wr_q - rd_q;
+  wire              push  = in_valid_i && in_ready_o;
+  wire              pop   = out_valid_o && out_ready_i;
+
+  always @(posedge clk_i) begin
+    if (!rst_ni || clear_i) begin
+      wr_q <= {(PtrBits + 1){1'b0}};
+      rd_q <= {(PtrBits + 1){1'b0}};
+    end else begin
+      if (push) wr_q <= wr_q + 1'b1;
+      if (pop)  rd_q <= rd_q + 1'b1;
+    end
+  end
+  always @(posedge clk_i) if (push) mem_q[wr_q[PtrBits-1:0]] <= in_data_i;
+
+  assign in_ready_o  = count != Depth[PtrBits:0] && !clear_i;
+  assign out_valid_o = count != {(PtrBits + 1){1'b0}};
+  assign out_data_o  = mem_q[rd_q[PtrBits-1:0]];
+  assign count_o     = count;
+endmodule
+
+`default_nettype wire

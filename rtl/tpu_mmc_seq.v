@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: Apache-2.0
+// Matrix sequencer: executes `mmc` from its queue and keeps the shadow weights loaded.
+//
+// Rows: each granted unified-buffer read of an input row enters the matrix unit the
+// next cycle; a tag (accumulator row, accumulate flag, last row, slot) travels beside
+// it for the 2N cycles until its result leaves the array and is written to the
+// accumulators. The next instruction is taken in the cycle the last row is granted, so
+// consecutive multiplies stream without a bubble.
+//
+// Weights: as soon as the shadow tile is free and a whole tile is in the weight FIFO,
+// its N rows shift into the shadow registers on consecutive cycles, starting at least
+// N cycles after the last switch row was granted (the matrix unit's contract). An
+// `mmc switch` sends its first row once the shadow tile is loaded (row 0 written at
+// least a cycle before), so with the tile already in the FIFO the switch costs nothing.
+`default_nettype none
+
+module tpu_mmc_seq #(
+    parameter integer ArraySize  = 16,
+    parameter integer UbRows     = 4096,
+    parameter integer AccRows    = 2048,
+    parameter integer WfifoDepth = 4,
+    parameter integer Slots      = 8
+) (
+    input  wire                   clk_i,
+    input  wire                   rst_ni,
+    input  wire                   clear_i,       // a run starts: forget weight state
+    // queue head
+    input  wire                   q_valid_i,
+    output wire                   q_ready_o,
+    input  wire [127:0]           q_instr_i,
+    input  wire [31:0]            q_pc_i,
+    input  wire [SlotBits-1:0]    q_slot_i,
+    input  wire                   err_valid_i,
+    input  wire [31:0]            err_pc_i,
+    output wire                   busy_o,
+    // weight FIFO read side and the matrix unit's shadow-weight port
+    input  wire [TileBits-1:0]    tiles_i,
+    output wire                   wf_ready_o,
+    output wire                   w_we_o,
+    output wire [RowBits-1:0]     w_row_o,
+    // unified-buffer reads of input rows (granted by the core; data the next cycle)
+    output wire                   ubr_valid_o,
+    input  wire                   ubr_grant_i,
+    output wire [UbBits-1:0]      ubr_addr_o,
+    // matrix unit input (data is the unified buffer's read data)
+    output wire                   mx_valid_o,
+    output wire                   mx_switch_o,
+    // accumulator writes, aligned with the matrix unit's output
+    output wire                   acc_we_o,
+    output wire                   acc_accumulate_o,
+    output wire [AccBits-1:0]     acc_addr_o,
+    // completion and counters
+    output wire [Slots-1:0]       retire_o,
+    output wire                   ev_row_o,          // a row entered: N*N MACs
+    output wire                   ev_weight_stall_o, // a switch waits for rw to deliver a tile
+    output wire                   ev_weight_shift_o  // a switch waits for the shadow load
+);
+`include "tpu_isa.vh"
+  localparam integer N        = ArraySize;
+  localparam integer RowBits  = (N > 1) ? $clog2(N) : 1;
+  localparam integer TileBits = $clog2(WfifoDepth + 1);
+  localparam integer SlotBits = (Slots > 1) ? $clog2(Slots) : 1;
+  localparam integer UbBits   = $clog2(UbRows);
+  localparam integer AccBits  = $clog2(AccRows);
+  localparam integer GapBits  = $clog2(N + 1);
+  localparam integer TagBits  = 1 + 1 + AccBits + 1 + SlotBits;
+
+  // The instruction being streamed.
+  reg                 cur_q;
+  reg  [UbBits-1:0]   ub_q;      // next input row
+  reg  [AccBits-1:0]  acc_q;     // next accumulator row
+  reg  [15:0]         left_q;    // rows left - 1
+  reg                 acc_mode_q, switch_q;
+  reg  [SlotBits-1:0] slot_q;
+  reg  [31:0]         pc_q;
+
+  // Shadow-weight loader.
+  reg                 full_q;      // the shadow tile holds the next tile
+  reg                 loading_q;
+  reg  [RowBits-1:0]  lrow_q;
+  reg  [GapBits-1:0]  gap_q;       // cycles since the last switch row, saturating at N
+
+  wire need_switch = cur_q && switch_q;          // the current row must switch tiles
+  wire row_ok      = cur_q && (!switch_q || full_q);
+  wire grant       = row_ok && ubr_grant_i;
+  wire last_row    = left_q == 16'd0;
+  wire done        = grant && last_row;
+  wire take        = q_valid_i && (!cur_q || done);
+  wire younger     = err_valid_i && q_pc_i > err_pc_i;
+  wire cur_younger = err_valid_i && pc_q > err_pc_i;
+  // A switch that waits for a tile no older rw will deliver any more is dropped.
+  wire drop_cur    = need_switch && !full_q && cur_younger;
+  wire load_start  = !full_q && !loading_q && tiles_i != {TileBits{1'b0}} &&
+                     gap_q == N[GapBits-1:0];
+
+  always @(posedge clk_i) begin
+    if (!rst_ni || clear_i) begin
+      cur_q     <= 1'b0;
+      full_q    <= 1'b0;
+      loading_q <= 1'b0;
+      lrow_q    <= {RowBits{1'b0}};
+      gap_q     <= N[GapBits-1:0];
+    end else begin
+      if (take)                        cur_q <= !younger;
+      else if (done || drop_cur)       cur_q <= 1'b0;
+      if (load_start)                  loading_q <= 1'b1;
+      else if (loading_q && lrow_q == N[RowBits-1:0] - 1'b1) loading_q <= 1'b0;
+      if (loading_q)                   lrow_q <= lrow_q + 1'b1;
+      if (grant && switch_q)           full_q <= 1'b0;
+      else if (loading_q && lrow_q == {RowBits{1'b0}}) full_q <= 1'b1;
+      if (grant && switch_q)           gap_q <= {GapBits{1'b0}};
+      else if (gap_q != N[GapBits-1:0]) gap_q <= gap_q + 1'b1;
+    end
+  end
+
+  always @(posedge clk_i) begin
+    if (take) begin
+      ub_q       <= q_instr_i[TPU_MMC_UB_LSB +: UbBits];   // decode checked the ranges
+      acc_q      <= q_instr_i[TPU_MMC_ACC_LSB +: AccBits];
+      left_q     <= q_instr_i[TPU_MMC_ROWS_LSB +: 16];
+      acc_mode_q <= q_instr_i[TPU_MMC_ACCUMULATE_LSB];
+      switch_q   <= q_instr_i[TPU_MMC_SWITCH_LSB];
+      slot_q     <= q_slot_i;
+      pc_q       <= q_pc_i;
+    end else if (grant) begin
+      ub_q     <= ub_q + 1'b1;
+      acc_q    <= acc_q + 1'b1;
+      left_q   <= left_q - 16'd1;
+      switch_q <= 1'b0;
+    end
+  end
+
+  // The row enters the matrix unit the cycle after its read; its tag follows the
+  // data through the array (2N - 1 cycles).
+  reg mx_valid_q, mx_switch_q;
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      mx_valid_q  <= 1'b0;
+      mx_switch_q <= 1'b0;
+    end else begin
+      mx_valid_q  <= grant;
+      mx_switch_q <= grant && switch_q;
+    end
+  end
+  wire [TagBits-1:0] tag_in = {grant, acc_mode_q, acc_q, last_row, slot_q};
+  wire [TagBits-1:0] tag_out;
+  tpu_delay #(.Width(TagBits), .Delay(2 * N), .Reset(1)) u_tags (
+      .clk_i, .rst_ni, .d_i(tag_in), .q_o(tag_out));
+  wire                tag_valid = tag_out[TagBits-1];
+  wire                tag_last  = tag_out[SlotBits];
+  wire [SlotBits-1:0] tag_slot  = tag_out[SlotBits-1:0];
+
+  reg [Slots-1:0] retire_mask;
+  integer s;
+  always @(*) begin
+    retire_mask = {Slots{1'b0}};
+    for (s = 0; s < Slots; s = s + 1) begin
+      if (tag_valid && tag_last && tag_slot == s[SlotBits-1:0]) retire_mask[s] = 1'b1;
+      if (take && younger && q_slot_i == s[SlotBits-1:0]) retire_mask[s] = 1'b1;
+      if (drop_cur && slot_q == s[SlotBits-1:0]) retire_mask[s] = 1'b1;
+    end
+  end
+
+  assign q_ready_o        = !cur_q || done;
+  assign busy_o           = cur_q;
+  assign wf_ready_o       = loading_q;
+  assign w_we_o           = loading_q;
+  assign w_row_o          = lrow_q;
+  assign ubr_valid_o      = row_ok;
+  assign ubr_addr_o       = ub_q;
+  assign mx_valid_o       = mx_valid_q;
+  assign mx_switch_o      = mx_switch_q;
+  assign acc_we_o         = tag_valid;
+  assign acc_accumulate_o = tag_out[TagBits-2];
+  assign acc_addr_o       = tag_out[SlotBits+1 +: AccBits];
+  assign retire_o         = retire_mask;
+  assign ev_row_o         = grant;
+  assign ev_weight_stall_o = need_switch && !full_q && !loading_q && tiles_i == {TileBits{1'b0}};
+  assign ev_weight_shift_o = need_switch && !full_q && (loading_q || tiles_i != {TileBits{1'b0}});
+
+endmodule
+
+`default_nettype wire
