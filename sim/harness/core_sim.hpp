@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: Apache-2.0
+// A plain C++ harness around a Verilated tpu_core: device memory on the AXI4 master
+// port (AxiMemory), a blocking AXI4-Lite master for the registers, a run loop that
+// starts the core and waits for its interrupt, and a watchdog that turns a hang into
+// a report. V is the Verilated class of one configuration (they share port names).
+#pragma once
+
+#include <verilated.h>
+
+#include <functional>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "axi_memory.hpp"
+#include "config/config.hpp"
+#include "driver/device.hpp"
+#include "vl_bits.hpp"
+
+namespace tessera::sim {
+
+// CSR map (rtl/tpu_csr.v) and counter order (rtl/tpu_controller.v).
+namespace csr {
+constexpr uint8_t kId = 0x00, kVersion = 0x04, kConfig0 = 0x08, kConfig1 = 0x0c, kConfig2 = 0x10,
+                  kConfig3 = 0x14, kControl = 0x20, kEntry = 0x24, kStatus = 0x28, kPc = 0x2c,
+                  kIrq = 0x30, kCounters = 0x40;
+constexpr uint32_t kStart = 1, kSoftReset = 2, kIrqEnable = 4;
+enum Counter { Cycles, Instructions, Macs, ReadBytes, WriteBytes, Tiles, MatrixActive,
+               WeightStall, WeightShift, RawStall, DmaWait, kCount };
+}  // namespace csr
+
+struct SimOptions {
+  MemTiming timing;
+  uint64_t watchdog_cycles = 100000;  // no issue, retire or bus handshake for this long: hang
+};
+
+class SimError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+template <class V>
+class CoreSim {
+ public:
+  CoreSim(const Config& cfg, const SimOptions& opt)
+      : cfg_(cfg), opt_(opt), mem_(cfg.dram_bytes, cfg.dma_width / 8, opt.timing) {
+    master_.wdata.assign(cfg.dma_width / 8, 0);
+    reset();
+    check_config();
+  }
+
+  V& dut() { return dut_; }
+  AxiMemory& memory() { return mem_; }
+  uint64_t cycle() const { return cycle_; }
+  // Called after every clock edge (monitors, wave dumpers).
+  std::function<void(V&, uint64_t)> on_cycle;
+
+  void reset() {
+    dut_.rst_ni = 0;
+    clear_lite_inputs();
+    for (int i = 0; i < 4; ++i) step();
+    dut_.rst_ni = 1;
+    mem_.reset();
+  }
+
+  void step() {
+    low();
+    high();
+  }
+
+  uint32_t csr_read(uint8_t addr) {
+    dut_.s_axil_araddr_i = addr;
+    dut_.s_axil_arvalid_i = 1;
+    dut_.s_axil_rready_i = 1;
+    bool addr_done = false;
+    for (int t = 0; t < 1000; ++t) {
+      low();
+      const bool ar = dut_.s_axil_arvalid_i && dut_.s_axil_arready_o;
+      const bool r = dut_.s_axil_rvalid_o && dut_.s_axil_rready_i;
+      const uint32_t data = dut_.s_axil_rdata_o;
+      high();
+      if (ar) addr_done = true, dut_.s_axil_arvalid_i = 0;
+      if (r && addr_done) {
+        dut_.s_axil_rready_i = 0;
+        return data;
+      }
+    }
+    throw SimError("CSR read of 0x" + hex8(addr) + " got no response");
+  }
+
+  void csr_write(uint8_t addr, uint32_t value) {
+    dut_.s_axil_awaddr_i = addr;
+    dut_.s_axil_awvalid_i = 1;
+    dut_.s_axil_wdata_i = value;
+    dut_.s_axil_wstrb_i = 0xf;
+    dut_.s_axil_wvalid_i = 1;
+    dut_.s_axil_bready_i = 1;
+    for (int t = 0; t < 1000; ++t) {
+      low();
+      const bool aw = dut_.s_axil_awvalid_i && dut_.s_axil_awready_o;
+      const bool w = dut_.s_axil_wvalid_i && dut_.s_axil_wready_o;
+      const bool b = dut_.s_axil_bvalid_o && dut_.s_axil_bready_i;
+      high();
+      if (aw) dut_.s_axil_awvalid_i = 0;
+      if (w) dut_.s_axil_wvalid_i = 0;
+      if (b) {
+        dut_.s_axil_bready_i = 0;
+        return;
+      }
+    }
+    throw SimError("CSR write of 0x" + hex8(addr) + " got no response");
+  }
+
+  // Starts the core at `entry` and runs until it ends, max_cycles pass (0: no limit) or
+  // the watchdog fires (then hang() holds the report).
+  RunResult run(uint32_t entry, uint64_t max_cycles = 0) {
+    hang_.reset();
+    csr_write(csr::kIrq, 1);  // clear a pending interrupt from an earlier run
+    csr_write(csr::kEntry, entry);
+    csr_write(csr::kControl, csr::kStart | csr::kIrqEnable);
+    const uint64_t start = cycle_;
+    uint64_t last_progress = cycle_;
+    RunResult res;
+    while (!dut_.irq_o) {
+      if (max_cycles && cycle_ - start >= max_cycles) {
+        res.limit_reached = true;
+        break;
+      }
+      if (progress_) last_progress = cycle_;
+      if (cycle_ - last_progress > opt_.watchdog_cycles) {
+        hang_ = hang_report();
+        break;
+      }
+      step();
+    }
+    if (!mem_.violations().empty()) throw SimError("AXI protocol: " + mem_.violations().front());
+    const uint32_t status = csr_read(csr::kStatus);
+    res.status.state = static_cast<RunState>(status & 3);
+    res.status.error = static_cast<ErrorCode>((status >> 8) & 0xf);
+    res.status.pc = csr_read(csr::kPc);
+    Counters& c = res.counters;
+    c.instructions = counter(csr::Instructions);
+    c.macs = counter(csr::Macs);
+    c.dram_read_bytes = counter(csr::ReadBytes);
+    c.dram_write_bytes = counter(csr::WriteBytes);
+    c.weight_tiles = counter(csr::Tiles);
+    c.cycles = counter(csr::Cycles);
+    c.matrix_active = counter(csr::MatrixActive);
+    c.weight_stall = counter(csr::WeightStall);
+    c.weight_shift = counter(csr::WeightShift);
+    c.raw_stall = counter(csr::RawStall);
+    c.dma_wait = counter(csr::DmaWait);
+    return res;
+  }
+
+  const std::optional<std::string>& hang() const { return hang_; }
+
+  uint64_t counter(int k) {
+    const uint64_t lo = csr_read(uint8_t(csr::kCounters + 8 * k));
+    const uint64_t hi = csr_read(uint8_t(csr::kCounters + 8 * k + 4));
+    return hi << 32 | lo;
+  }
+
+ private:
+  static std::string hex8(uint32_t v) {
+    std::ostringstream s;
+    s << std::hex << v;
+    return s.str();
+  }
+
+  void clear_lite_inputs() {
+    dut_.s_axil_awvalid_i = 0;
+    dut_.s_axil_wvalid_i = 0;
+    dut_.s_axil_bready_i = 0;
+    dut_.s_axil_arvalid_i = 0;
+    dut_.s_axil_rready_i = 0;
+  }
+
+  // First half of a cycle: drive the slave's pins, settle, sample the master's pins and
+  // let device memory take this cycle's handshakes.
+  void low() {
+    const AxiSlavePins& s = mem_.pins();
+    dut_.m_axi_arready_i = s.arready;
+    dut_.m_axi_rvalid_i = s.rvalid;
+    for (unsigned i = 0; i < s.rdata.size(); ++i) rtl::set_bits(dut_.m_axi_rdata_i, 8 * i, 8, s.rdata[i]);
+    dut_.m_axi_rresp_i = s.rresp;
+    dut_.m_axi_rlast_i = s.rlast;
+    dut_.m_axi_awready_i = s.awready;
+    dut_.m_axi_wready_i = s.wready;
+    dut_.m_axi_bvalid_i = s.bvalid;
+    dut_.m_axi_bresp_i = s.bresp;
+    dut_.clk_i = 0;
+    dut_.eval();
+    master_.arvalid = dut_.m_axi_arvalid_o;
+    master_.araddr = dut_.m_axi_araddr_o;
+    master_.arlen = dut_.m_axi_arlen_o;
+    master_.arsize = dut_.m_axi_arsize_o;
+    master_.arburst = dut_.m_axi_arburst_o;
+    master_.rready = dut_.m_axi_rready_o;
+    master_.awvalid = dut_.m_axi_awvalid_o;
+    master_.awaddr = dut_.m_axi_awaddr_o;
+    master_.awlen = dut_.m_axi_awlen_o;
+    master_.awsize = dut_.m_axi_awsize_o;
+    master_.awburst = dut_.m_axi_awburst_o;
+    master_.wvalid = dut_.m_axi_wvalid_o;
+    for (unsigned i = 0; i < master_.wdata.size(); ++i)
+      master_.wdata[i] = uint8_t(rtl::get_bits(dut_.m_axi_wdata_o, 8 * i, 8));
+    master_.wstrb = rtl::get_bits(dut_.m_axi_wstrb_o, 0, unsigned(master_.wdata.size()));
+    master_.wlast = dut_.m_axi_wlast_o;
+    master_.bready = dut_.m_axi_bready_o;
+    progress_ = dut_.trace_issue_o || dut_.trace_retire_o ||
+                (s.arready && master_.arvalid) || (s.rvalid && master_.rready) ||
+                (s.awready && master_.awvalid) || (s.wready && master_.wvalid) ||
+                (s.bvalid && master_.bready);
+    mem_.clock(master_);
+  }
+
+  void high() {
+    dut_.clk_i = 1;
+    dut_.eval();
+    ++cycle_;
+    if (on_cycle) on_cycle(dut_, cycle_);
+  }
+
+  void check_config() {
+    const uint32_t c0 = csr_read(csr::kConfig0);
+    const uint32_t n = c0 & 0xff, depth = (c0 >> 8) & 0xff, width = c0 >> 16;
+    const uint32_t ub = csr_read(csr::kConfig1), acc = csr_read(csr::kConfig2),
+                   dram = csr_read(csr::kConfig3);
+    if (n != cfg_.array_size || depth != cfg_.wfifo_depth || width != cfg_.dma_width ||
+        ub != cfg_.ub_rows || acc != cfg_.acc_rows || dram != cfg_.dram_bytes)
+      throw SimError("the Verilated core (N=" + std::to_string(n) + " ub_rows=" + std::to_string(ub) +
+                     " acc_rows=" + std::to_string(acc) + " wfifo_depth=" + std::to_string(depth) +
+                     " dma_width=" + std::to_string(width) + " dram_bytes=" + std::to_string(dram) +
+                     ") does not match the configuration " + cfg_.summary());
+  }
+
+  std::string hang_report() {
+    std::ostringstream r;
+    static const char* units[] = {"dma-in", "matrix", "activation", "dma-out"};
+    r << "watchdog: no progress for " << opt_.watchdog_cycles << " cycles at cycle " << cycle_
+      << ", last decoded pc 0x" << std::hex << dut_.trace_pc_o << std::dec << "\n";
+    for (int u = 0; u < 4; ++u)
+      r << "  " << units[u] << ": " << (((dut_.dbg_unit_busy_o >> u) & 1) ? "busy" : "idle")
+        << ", queue " << ((dut_.dbg_queue_count_o >> (8 * u)) & 0xff) << "\n";
+    r << "  bus: read " << (mem_.idle() ? "idle" : "transfers outstanding") << "\n";
+    return r.str();
+  }
+
+  Config cfg_;
+  SimOptions opt_;
+  V dut_;
+  AxiMemory mem_;
+  AxiMasterPins master_;
+  uint64_t cycle_ = 0;
+  bool progress_ = false;
+  std::optional<std::string> hang_;
+};
+
+}  // namespace tessera::sim

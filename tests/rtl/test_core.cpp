@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+// Whole-core tests: the Verilated tpu_core (N = 4 and N = 16, from configs/) runs
+// constrained-random programs and the firmware examples; every run is compared with
+// the golden model (state, error code, PC, counters, all of device memory). Device
+// memory timing varies: latency, bandwidth and random handshake stalls.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <random>
+
+#include "Vcore_n16.h"
+#include "Vcore_n4.h"
+#include "Vcore_n4_wedged.h"
+#include "asm/assembler.hpp"
+#include "config/config.hpp"
+#include "differential.hpp"
+#include "progen/random_program.hpp"
+#include "test_seed.hpp"
+
+using namespace tessera;
+using namespace tessera::sim;
+
+namespace {
+
+template <class V> struct CoreConfig;
+template <> struct CoreConfig<Vcore_n4> { static constexpr const char* file = "configs/n4.yaml"; };
+template <> struct CoreConfig<Vcore_n16> { static constexpr const char* file = "configs/default.yaml"; };
+
+template <class V>
+Config core_config() {
+  return load_config_file(std::string(TESSERA_SOURCE_DIR) + "/" + CoreConfig<V>::file);
+}
+
+SimOptions random_timing(std::mt19937& rng, const Config& cfg) {
+  SimOptions o;
+  o.timing.latency = 1 + rng() % 30;
+  o.timing.bandwidth = std::max(1u, (cfg.dma_width / 8) >> (rng() % 4));
+  o.timing.random_stall = rng() % 3 == 0 ? 0.3 : 0.0;
+  o.timing.seed = rng();
+  return o;
+}
+
+DiffInput to_input(const RandomProgram& p) { return {p.dram, p.entry, p.bus_errors}; }
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("the core runs random legal programs exactly as the golden model",
+                   "[rtl][core]", Vcore_n4, Vcore_n16) {
+  const Config cfg = core_config<TestType>();
+  std::mt19937 rng(test::test_seed());
+  const int programs = cfg.array_size == 4 ? 40 : 20;
+  int done = 0;
+  for (int i = 0; i < programs; ++i) {
+    const uint64_t seed = rng();
+    const RandomProgram p = random_program(cfg, seed, {});
+    const SimOptions opt = random_timing(rng, cfg);
+    const DiffResult d = differential_run<TestType>(cfg, to_input(p), opt);
+    INFO("N=" << cfg.array_size << " program seed " << seed << " latency " << opt.timing.latency
+              << " bandwidth " << opt.timing.bandwidth << " stalls " << opt.timing.random_stall
+              << "\n" << d.report << "\n" << p.listing());
+    REQUIRE(d.match);
+    done += d.model.state == RunState::Done;
+  }
+  CHECK(done == programs);  // legal programs end in DONE
+}
+
+TEMPLATE_TEST_CASE("every architectural error ends the RTL run with the model's code and PC",
+                   "[rtl][core]", Vcore_n4, Vcore_n16) {
+  const Config cfg = core_config<TestType>();
+  std::mt19937 rng(test::test_seed() + 1);
+  std::map<ErrorCode, int> seen;
+  for (int e = int(ErrorCode::Illegal); e <= int(ErrorCode::ActParam); ++e) {
+    for (int i = 0; i < 3; ++i) {
+      const uint64_t seed = rng();
+      RandomProgramOptions o;
+      o.inject = ErrorCode(e);
+      o.instructions = 20;
+      const RandomProgram p = random_program(cfg, seed, o);
+      const SimOptions opt = random_timing(rng, cfg);
+      const DiffResult d = differential_run<TestType>(cfg, to_input(p), opt);
+      INFO("N=" << cfg.array_size << " injected " << error_name(ErrorCode(e)) << " seed " << seed
+                << "\n" << d.report << "\n" << p.listing());
+      REQUIRE(d.match);
+      CHECK(d.model.state == RunState::Error);
+      seen[d.model.error]++;
+    }
+  }
+  for (int e = int(ErrorCode::Illegal); e <= int(ErrorCode::ActParam); ++e)
+    CHECK(seen[ErrorCode(e)] > 0);
+}
+
+TEST_CASE("the firmware examples run on the N=16 core as on the model", "[rtl][core][firmware]") {
+  const Config cfg = core_config<Vcore_n16>();
+  for (const char* prog : {"gemm64.s", "dense_relu.s"}) {
+    const AsmResult a =
+        assemble_file(std::string(TESSERA_SOURCE_DIR) + "/firmware/examples/" + prog, cfg);
+    REQUIRE(a.image.has_value());
+    DiffInput in;
+    in.dram.assign(cfg.dram_bytes, 0);
+    std::mt19937 rng(test::test_seed() + 2);
+    for (size_t i = 0x10000; i < in.dram.size(); ++i) in.dram[i] = uint8_t(rng());  // inputs
+    for (const auto& s : a.image->sections)
+      std::copy(s.bytes.begin(), s.bytes.end(), in.dram.begin() + s.addr);
+    in.entry = a.image->entry;
+    const DiffResult d = differential_run<Vcore_n16>(cfg, in, SimOptions{});
+    INFO(prog << ": " << d.report);
+    CHECK(d.match);
+    CHECK(d.model.state == RunState::Done);
+  }
+}
+
+TEST_CASE("a wedged weight FIFO produces the watchdog report, not a hang", "[rtl][core][watchdog]") {
+  Config cfg = load_config_file(std::string(TESSERA_SOURCE_DIR) + "/configs/n4.yaml");
+  SimOptions opt;
+  opt.watchdog_cycles = 2000;
+  CoreSim<Vcore_n4_wedged> sim(cfg, opt);
+  Instr rw, mmc, halt;
+  rw.op = Opcode::RW, rw.addr = 0x1000, rw.stride = 4, rw.k = 4, rw.n = 4;
+  mmc.op = Opcode::MMC, mmc.rows = 4, mmc.sw = 1;
+  halt.op = Opcode::HALT;
+  std::vector<uint8_t>& mem = sim.memory().bytes();
+  for (int i = 0; i < 3; ++i) store_word(encode(std::vector<Instr>{rw, mmc, halt}[i]), &mem[16 * i]);
+  const RunResult r = sim.run(0, 1000000);
+  REQUIRE(sim.hang().has_value());
+  CHECK(r.status.state == RunState::Running);
+  CHECK(sim.hang()->find("watchdog: no progress for 2000 cycles") != std::string::npos);
+  CHECK(sim.hang()->find("dma-in: busy") != std::string::npos);
+}
+

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "progen/random_program.hpp"
+
+#include <algorithm>
+#include <random>
+
+#include "util/hex.hpp"
+
+namespace tessera {
+namespace {
+
+constexpr uint32_t kParamBase = 0x800;    // parameter blocks (device memory)
+constexpr uint32_t kDataBase = 0x1000;    // random input data
+constexpr int kParamBlocks = 3;           // good blocks; one more with a bad shift
+
+class Generator {
+ public:
+  Generator(const Config& cfg, uint64_t seed, const RandomProgramOptions& opt)
+      : cfg_(cfg), n_(cfg.array_size), opt_(opt), rng_(seed) {
+    data_len_ = std::min<uint32_t>(cfg.dram_bytes / 4, 32768);
+    out_base_ = kDataBase + data_len_;
+    out_len_ = std::min<uint32_t>(cfg.dram_bytes / 8, 16384);
+    ub_win_ = std::min<uint32_t>(cfg.ub_rows - 9 * (kParamBlocks + 1), 64);
+    acc_win_ = std::min<uint32_t>(cfg.acc_rows, 48);
+  }
+
+  RandomProgram make() {
+    p_.dram.assign(cfg_.dram_bytes, 0);
+    p_.injected = opt_.inject;
+    for (uint32_t i = 0; i < data_len_; ++i) p_.dram[kDataBase + i] = uint8_t(rng_());
+    for (int b = 0; b <= kParamBlocks; ++b) write_params(b, b == kParamBlocks);
+    // Load the good parameter blocks above the window of rows the program works in.
+    for (int b = 0; b < kParamBlocks; ++b)
+      emit(rhm(param_row(b), 9, param_addr(b), n_, n_, 1, 0));
+    const int error_at = opt_.inject == ErrorCode::None ? -1 : pick(0, opt_.instructions - 1);
+    for (int i = 0; i < opt_.instructions; ++i) {
+      if (i == error_at) plant_error();
+      else random_instr();
+    }
+    emit(op(Opcode::HALT));
+    for (size_t i = 0; i < p_.words.size(); ++i) store_word(p_.words[i], &p_.dram[i * kInstrBytes]);
+    return p_;
+  }
+
+ private:
+  int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+  bool chance(double p) { return std::bernoulli_distribution(p)(rng_); }
+  uint32_t param_addr(int b) const { return kParamBase + uint32_t(b) * 9 * n_; }
+  int64_t param_row(int b) const { return ub_win_ + 9 * b; }
+
+  void write_params(int b, bool bad_shift) {
+    uint8_t* block = &p_.dram[param_addr(b)];
+    for (uint32_t i = 0; i < n_; ++i) {
+      const int32_t bias = pick(-(1 << 16), 1 << 16);
+      const int32_t mult = pick(1 << 29, 0x7fffffff);
+      for (int k = 0; k < 4; ++k) {
+        block[4 * i + k] = uint8_t(uint32_t(bias) >> (8 * k));
+        block[4 * n_ + 4 * i + k] = uint8_t(uint32_t(mult) >> (8 * k));
+      }
+      block[8 * n_ + i] = uint8_t(pick(28, 40));
+    }
+    if (bad_shift) block[8 * n_ + pick(0, int(n_) - 1)] = uint8_t(pick(64, 255));
+  }
+
+  static Instr op(Opcode o) {
+    Instr in;
+    in.op = o;
+    return in;
+  }
+  static Instr rhm(int64_t ub, int64_t rows, int64_t addr, int64_t stride, int64_t seglen,
+                   int64_t segs, int64_t segstride) {
+    Instr in = op(Opcode::RHM);
+    in.ub = ub, in.rows = rows, in.addr = addr, in.stride = stride, in.seglen = seglen,
+    in.segs = segs, in.segstride = segstride;
+    return in;
+  }
+
+  void emit(const Instr& in) {
+    p_.words.push_back(encode(in));
+    if (in.op == Opcode::RW) ++pending_;
+    if (in.op == Opcode::MMC && in.sw) --pending_, has_active_ = true;
+  }
+  void emit_word(Word w) { p_.words.push_back(w); }
+
+  int64_t rows(int64_t limit) {
+    const int64_t r = chance(0.15) ? pick(1, 100) : pick(1, 16);
+    return std::min(r, limit);
+  }
+  int64_t window_start(int64_t rows, uint32_t window) { return pick(0, int(window - rows)); }
+  int64_t data_addr(int64_t span) { return kDataBase + pick(0, int(data_len_ - span)); }
+
+  Instr random_rhm() {
+    Instr in = op(Opcode::RHM);
+    in.rows = rows(ub_win_);
+    in.ub = window_start(in.rows, ub_win_);
+    in.seglen = pick(1, int(n_));
+    in.segs = pick(1, int(n_ / in.seglen));
+    in.segstride = chance(0.2) ? 0 : pick(0, 96);
+    in.stride = chance(0.1) ? 0 : pick(0, 160);
+    const int64_t span = (in.rows - 1) * in.stride + (in.segs - 1) * in.segstride + in.seglen;
+    in.addr = data_addr(span);
+    return in;
+  }
+  Instr random_rw() {
+    Instr in = op(Opcode::RW);
+    in.k = chance(0.5) ? n_ : pick(1, int(n_));
+    in.n = chance(0.5) ? n_ : pick(1, int(n_));
+    in.transpose = chance(0.3);
+    const int64_t mrows = in.transpose ? in.n : in.k, mlen = in.transpose ? in.k : in.n;
+    in.stride = pick(0, 80);
+    in.addr = data_addr((mrows - 1) * in.stride + mlen);
+    return in;
+  }
+  Instr random_mmc(bool sw) {
+    Instr in = op(Opcode::MMC);
+    in.rows = rows(std::min(ub_win_, acc_win_));
+    in.ub = window_start(in.rows, ub_win_);
+    in.acc = window_start(in.rows, acc_win_);
+    in.sw = sw;
+    in.accumulate = chance(0.5);
+    return in;
+  }
+  Instr random_act() {
+    Instr in = op(Opcode::ACT);
+    in.pool = chance(0.6) ? 1 : chance(0.8) ? pick(2, 4) : pick(5, 16);
+    in.rows = std::max<int64_t>(1, rows(acc_win_ / in.pool));
+    in.acc = window_start(in.rows * in.pool, acc_win_);
+    in.ub = window_start(in.rows, ub_win_);
+    in.params = param_row(pick(0, kParamBlocks - 1));
+    in.zp = pick(-128, 127);
+    in.relu = chance(0.5);
+    return in;
+  }
+  Instr random_whm() {
+    Instr in = op(Opcode::WHM);
+    in.rows = rows(ub_win_);
+    in.ub = window_start(in.rows, ub_win_);
+    in.len = pick(1, int(n_));
+    in.stride = pick(int(in.len), 96);
+    in.addr = out_base_ + pick(0, int(out_len_ - ((in.rows - 1) * in.stride + in.len)));
+    return in;
+  }
+
+  void random_instr() {
+    const int r = pick(0, 99);
+    if (r < 18) emit(random_rhm());
+    else if (r < 34) {
+      if (pending_ < int(cfg_.wfifo_depth)) emit(random_rw());
+      else emit(random_mmc(true));
+    } else if (r < 62) {
+      const bool sw = pending_ > 0 && (!has_active_ || chance(0.6));
+      if (!sw && !has_active_) emit(random_rw());
+      else emit(random_mmc(sw));
+    } else if (r < 78) emit(random_act());
+    else if (r < 92) emit(random_whm());
+    else if (r < 96) emit(op(Opcode::SYNC));
+    else emit(op(Opcode::NOP));
+  }
+
+  void plant_error() {
+    switch (opt_.inject) {
+      case ErrorCode::Illegal:
+        if (chance(0.5)) emit_word(Word(pick(8, 15)));  // reserved opcode
+        else emit_word(encode(random_rhm()) | (Word(1) << 127));  // reserved bit
+        break;
+      case ErrorCode::UbRange: {  // reported before any weight-FIFO problem (smaller code)
+        Instr in = random_mmc(pending_ > 0);
+        in.ub = cfg_.ub_rows - 1;
+        in.rows = 2;
+        emit(in);
+        break;
+      }
+      case ErrorCode::AccRange: {
+        Instr in = random_act();
+        in.acc = cfg_.acc_rows - 1;
+        in.rows = 2;
+        emit(in);
+        break;
+      }
+      case ErrorCode::DramRange: {
+        Instr in = random_rhm();
+        in.rows = 1;
+        in.addr = cfg_.dram_bytes - pick(0, int(in.seglen) - 1);
+        emit(in);
+        break;
+      }
+      case ErrorCode::WeightFifo:
+        if (chance(0.5) || has_active_) {
+          while (pending_ < int(cfg_.wfifo_depth)) emit(random_rw());
+          emit(random_rw());  // one too many
+        } else {
+          while (pending_ > 0) emit(random_mmc(true));
+          emit(random_mmc(true));  // nothing to switch to
+        }
+        break;
+      case ErrorCode::BusError: {
+        const int kind = pick(0, 3);
+        if (kind == 0) {  // on the instruction fetch of the next instructions
+          const uint32_t at = uint32_t(p_.words.size()) * kInstrBytes;
+          p_.bus_errors.push_back({at & ~63u, (at & ~63u) + 64});
+          random_instr();
+        } else if (kind == 3) {
+          Instr in = random_whm();
+          const uint64_t a = (in.addr + in.len - 1) & ~63u;
+          p_.bus_errors.push_back({uint32_t(a), uint32_t(a + 64)});
+          emit(in);
+        } else {
+          Instr in = kind == 1 ? random_rhm() : random_rw();
+          if (in.op == Opcode::RW && pending_ >= int(cfg_.wfifo_depth)) in = random_rhm();
+          const uint64_t a = in.addr & ~uint64_t(63);
+          p_.bus_errors.push_back({uint32_t(a), uint32_t(a + 64)});
+          emit(in);
+        }
+        break;
+      }
+      case ErrorCode::ActParam: {
+        Instr load = rhm(param_row(kParamBlocks), 9, param_addr(kParamBlocks), n_, n_, 1, 0);
+        emit(load);
+        Instr in = random_act();
+        in.params = param_row(kParamBlocks);
+        emit(in);
+        break;
+      }
+      case ErrorCode::None:
+        random_instr();
+        break;
+    }
+  }
+
+  const Config& cfg_;
+  uint32_t n_;
+  RandomProgramOptions opt_;
+  std::mt19937_64 rng_;
+  uint32_t data_len_, out_base_, out_len_, ub_win_, acc_win_;
+  int pending_ = 0;
+  bool has_active_ = false;
+  RandomProgram p_;
+};
+
+}  // namespace
+
+RandomProgram random_program(const Config& cfg, uint64_t seed, const RandomProgramOptions& opt) {
+  return Generator(cfg, seed, opt).make();
+}
+
+std::string RandomProgram::listing() const {
+  std::string s;
+  for (size_t i = 0; i < words.size(); ++i) {
+    Instr in;
+    s += hex(uint32_t(entry + i * kInstrBytes)) + ": ";
+    s += decode(words[i], in) == DecodeResult::Ok ? format_instr(in) : "(illegal) " + word_hex(words[i]);
+    s += "\n";
+  }
+  for (const auto& r : bus_errors) s += "bus error range [" + hex(uint32_t(r.lo)) + ", " + hex(uint32_t(r.hi)) + ")\n";
+  return s;
+}
+
+}  // namespace tessera
