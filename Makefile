@@ -7,7 +7,7 @@ CONFIG  ?= configs/default.yaml
 BIN     := $(BUILD)/bin
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo lint formal isa clean
+.PHONY: help deps build test demo lint formal synth isa clean
 
 help: ## list the targets
 	@echo "Tessera targets:"
@@ -35,6 +35,9 @@ lint: deps ## lint the RTL: Verilator -Wall for N = 4, 8, 16, 32; Yosys; Icarus
 
 formal: deps ## prove the RTL's formal properties (yosys-smtbmc: BMC and induction)
 	scripts/formal.sh $(BUILD)/formal
+
+synth: deps ## synthesize tpu_core with Yosys (N = 4 and 8): no latches, loops or warnings
+	scripts/synth.sh $(BUILD)/synth 4 8
 
 isa: build ## regenerate rtl/tpu_isa.vh and the encoding tables in docs/isa.md
 	$(BIN)/tpu-isa-gen --verilog > rtl/tpu_isa.vh
