@@ -154,6 +154,32 @@ module tpu_axi_write #(
   assign rsp_error_o     = err_q;
 
   wire unused_bits = ^{beats[8], shift[32:ShBits], moved[PadBytes*8-1:DataBits]};
+
+`ifdef FORMAL
+  // Proven by `make formal`: the address and data channels and the response stream
+  // hold while stalled.
+  reg f_past_valid = 1'b0;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+  always @(*) if (!f_past_valid) assume (!rst_ni);
+  reg f_was_running = 1'b0;  // out of reset in the previous cycle too
+  always @(posedge clk_i) f_was_running <= rst_ni;
+  wire f_run = f_past_valid && f_was_running && rst_ni;
+  always @(posedge clk_i) begin
+    if (f_run && $past(m_axi_awvalid_o && !m_axi_awready_i)) begin
+      assert (m_axi_awvalid_o);
+      assert (m_axi_awaddr_o == $past(m_axi_awaddr_o) && m_axi_awlen_o == $past(m_axi_awlen_o));
+    end
+    if (f_run && $past(m_axi_wvalid_o && !m_axi_wready_i)) begin
+      assert (m_axi_wvalid_o);
+      assert (m_axi_wdata_o == $past(m_axi_wdata_o) && m_axi_wstrb_o == $past(m_axi_wstrb_o) &&
+              m_axi_wlast_o == $past(m_axi_wlast_o));
+    end
+    if (f_run && $past(rsp_valid_o && !rsp_ready_i)) begin
+      assert (rsp_valid_o);
+      assert (rsp_error_o == $past(rsp_error_o));
+    end
+  end
+`endif
 endmodule
 
 `default_nettype wire

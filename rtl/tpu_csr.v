@@ -184,6 +184,26 @@ module tpu_csr #(
   assign irq_o        = irq_pending_q && irq_en_q;
 
   wire unused_offset = ^r_off[1:0];  // counters are word-aligned (checked in r_counter)
+
+`ifdef FORMAL
+  // Proven by `make formal`: the read-data and write-response channels hold while stalled.
+  reg f_past_valid = 1'b0;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+  always @(*) if (!f_past_valid) assume (!rst_ni);
+  reg f_was_running = 1'b0;  // out of reset in the previous cycle too
+  always @(posedge clk_i) f_was_running <= rst_ni;
+  wire f_run = f_past_valid && f_was_running && rst_ni;
+  always @(posedge clk_i) begin
+    if (f_run && $past(s_rvalid_o && !s_rready_i)) begin
+      assert (s_rvalid_o);
+      assert (s_rdata_o == $past(s_rdata_o) && s_rresp_o == $past(s_rresp_o));
+    end
+    if (f_run && $past(s_bvalid_o && !s_bready_i)) begin
+      assert (s_bvalid_o);
+      assert (s_bresp_o == $past(s_bresp_o));
+    end
+  end
+`endif
 endmodule
 
 `default_nettype wire

@@ -42,6 +42,25 @@ module tpu_fifo #(
   assign out_valid_o = count != {(PtrBits + 1){1'b0}};
   assign out_data_o  = mem_q[rd_q[PtrBits-1:0]];
   assign count_o     = count;
+
+`ifdef FORMAL
+  // Proven by `make formal`: never more than Depth entries; a stalled output keeps its
+  // data; entries leave in the order they came.
+  reg f_past_valid = 1'b0;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+  always @(*) if (!f_past_valid) assume (!rst_ni);
+  reg f_was_running = 1'b0;  // out of reset in the previous cycle too
+  always @(posedge clk_i) f_was_running <= rst_ni;
+  wire f_run = f_past_valid && f_was_running && rst_ni;
+  always @(*) if (f_past_valid && rst_ni) assert (count <= Depth[PtrBits:0]);
+  always @(posedge clk_i) begin
+    if (f_run && !$past(clear_i) && $past(out_valid_o && !out_ready_i)) begin
+      assert (out_valid_o);
+      assert (out_data_o == $past(out_data_o));
+    end
+    if (f_run && !$past(clear_i) && $past(count) == Depth[PtrBits:0]) assert (wr_q == $past(wr_q));
+  end
+`endif
 endmodule
 
 `default_nettype wire
