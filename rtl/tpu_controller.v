@@ -7,7 +7,8 @@
 // program order). A unit instruction issues when the scoreboard finds no RAW, WAR or
 // WAW clash with another unit's in-flight instruction and its queue has room; a `whm`
 // also waits until no older `rhm`, `rw` or `act` is in flight, so that device memory
-// is never written past an instruction that may still fault. `sync` and `halt` wait
+// is never written past an instruction that may still fault, and an `rhm` or `rw`
+// waits until older `whm`s are done, so that it reads what they wrote. `sync` and `halt` wait
 // for every older instruction; `nop` retires at once.
 //
 // Errors: a checked instruction that fails, or a fault a unit reports at run time,
@@ -130,8 +131,11 @@ module tpu_controller #(
                    op == TPU_OP_MMC || op == TPU_OP_ACT;
   wire sb_ready, sb_busy;
   wire [SlotBits-1:0] sb_slot;
-  // whm: no older instruction that may still fault is in flight (DMA-in, activation).
-  wire order_ok  = op != TPU_OP_WHM || (unit_idle_i[0] && unit_idle_i[2]);
+  // Device-memory order: a whm waits until no older instruction that may still fault
+  // (DMA-in, activation) is in flight; an rhm or rw waits until older whm writes have
+  // landed, since it may read what they wrote.
+  wire order_ok  = op == TPU_OP_WHM ? unit_idle_i[0] && unit_idle_i[2] :
+                   (op == TPU_OP_RHM || op == TPU_OP_RW) ? unit_idle_i[3] : 1'b1;
   wire cand      = head && !bad && is_unit;
   wire issue     = cand && sb_ready && q_ready_i[unit] && order_ok;
   wire waits_all = op == TPU_OP_SYNC || op == TPU_OP_HALT;

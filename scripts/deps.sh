@@ -10,6 +10,8 @@ PACKAGES=(
   libyaml-cpp-dev             # configuration files
   catch2                      # unit tests
   verilator                   # RTL block tests and lint
+  libsystemc-dev              # SystemC testbench (2.3.4, with TLM-2.0)
+  gtkwave                     # waveform viewer for `make wave` (the tests load its save files)
   iverilog                    # lint: the RTL must read in Icarus too
   yosys z3                    # lint and formal proofs (yosys-smtbmc with z3)
 )

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// A plain C++ harness around a Verilated tpu_core: device memory on the AXI4 master
-// port (AxiMemory), a blocking AXI4-Lite master for the registers, a run loop that
+// A plain C++ harness around a Verilated tpu_core: device memory (DeviceMemory behind
+// an AxiSlave) on the AXI4 master port, a blocking AXI4-Lite master for the registers, a run loop that
 // starts the core and waits for its interrupt, and a watchdog that turns a hang into
 // a report. V is the Verilated class of one configuration (they share port names).
 #pragma once
@@ -13,7 +13,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "axi_memory.hpp"
+#include "axi_slave.hpp"
+#include "memory_target.hpp"
 #include "config/config.hpp"
 #include "driver/device.hpp"
 #include "vl_bits.hpp"
@@ -44,14 +45,15 @@ template <class V>
 class CoreSim {
  public:
   CoreSim(const Config& cfg, const SimOptions& opt)
-      : cfg_(cfg), opt_(opt), mem_(cfg.dram_bytes, cfg.dma_width / 8, opt.timing) {
+      : cfg_(cfg), opt_(opt), mem_(cfg.dram_bytes, opt.timing),
+        port_(mem_, cfg.dma_width / 8, opt.timing.random_stall, opt.timing.seed) {
     master_.wdata.assign(cfg.dma_width / 8, 0);
     reset();
     check_config();
   }
 
   V& dut() { return dut_; }
-  AxiMemory& memory() { return mem_; }
+  DeviceMemory& memory() { return mem_; }
   uint64_t cycle() const { return cycle_; }
   // Called after every clock edge (monitors, wave dumpers).
   std::function<void(V&, uint64_t)> on_cycle;
@@ -61,7 +63,7 @@ class CoreSim {
     clear_lite_inputs();
     for (int i = 0; i < 4; ++i) step();
     dut_.rst_ni = 1;
-    mem_.reset();
+    port_.reset();
   }
 
   void step() {
@@ -134,7 +136,7 @@ class CoreSim {
       }
       step();
     }
-    if (!mem_.violations().empty()) throw SimError("AXI protocol: " + mem_.violations().front());
+    if (!port_.violations().empty()) throw SimError("AXI protocol: " + port_.violations().front());
     const uint32_t status = csr_read(csr::kStatus);
     res.status.state = static_cast<RunState>(status & 3);
     res.status.error = static_cast<ErrorCode>((status >> 8) & 0xf);
@@ -180,7 +182,7 @@ class CoreSim {
   // First half of a cycle: drive the slave's pins, settle, sample the master's pins and
   // let device memory take this cycle's handshakes.
   void low() {
-    const AxiSlavePins& s = mem_.pins();
+    const AxiSlavePins& s = port_.pins();
     dut_.m_axi_arready_i = s.arready;
     dut_.m_axi_rvalid_i = s.rvalid;
     for (unsigned i = 0; i < s.rdata.size(); ++i) rtl::set_bits(dut_.m_axi_rdata_i, 8 * i, 8, s.rdata[i]);
@@ -213,7 +215,7 @@ class CoreSim {
                 (s.arready && master_.arvalid) || (s.rvalid && master_.rready) ||
                 (s.awready && master_.awvalid) || (s.wready && master_.wvalid) ||
                 (s.bvalid && master_.bready);
-    mem_.clock(master_);
+    port_.clock(master_);
   }
 
   void high() {
@@ -244,14 +246,15 @@ class CoreSim {
     for (int u = 0; u < 4; ++u)
       r << "  " << units[u] << ": " << (((dut_.dbg_unit_busy_o >> u) & 1) ? "busy" : "idle")
         << ", queue " << ((dut_.dbg_queue_count_o >> (8 * u)) & 0xff) << "\n";
-    r << "  bus: read " << (mem_.idle() ? "idle" : "transfers outstanding") << "\n";
+    r << "  bus: " << (port_.idle() ? "idle" : "transfers outstanding") << "\n";
     return r.str();
   }
 
   Config cfg_;
   SimOptions opt_;
   V dut_;
-  AxiMemory mem_;
+  DeviceMemory mem_;
+  AxiSlave port_;
   AxiMasterPins master_;
   uint64_t cycle_ = 0;
   bool progress_ = false;

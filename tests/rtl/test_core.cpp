@@ -164,3 +164,31 @@ TEST_CASE("back-to-back multiplies with weight switches stream without a bubble"
   CHECK(*r.counters.weight_stall == 0u);
   CHECK(*r.counters.matrix_active == uint64_t(3 * L));
 }
+
+TEMPLATE_TEST_CASE("an rhm reads what an older whm wrote to device memory", "[rtl][core]",
+                   Vcore_n4, Vcore_n16) {
+  const Config cfg = core_config<TestType>();
+  const int64_t n = cfg.array_size;
+  auto rhm = [&](int64_t ub, int64_t addr) {
+    Instr in;
+    in.op = Opcode::RHM, in.ub = ub, in.rows = 8, in.addr = addr, in.stride = n, in.seglen = n, in.segs = 1;
+    return in;
+  };
+  auto whm = [&](int64_t ub, int64_t addr) {
+    Instr in;
+    in.op = Opcode::WHM, in.ub = ub, in.rows = 8, in.addr = addr, in.stride = n, in.len = n;
+    return in;
+  };
+  Instr halt;
+  halt.op = Opcode::HALT;
+  // data -> UB 0 -> out1 -> UB 16 -> out2: out2 holds the data only if the second rhm
+  // waited for the first whm's writes.
+  const std::vector<Instr> prog = {rhm(0, 0x2000), whm(0, 0x3000), rhm(16, 0x3000), whm(16, 0x4000), halt};
+  DiffInput in;
+  in.dram.assign(cfg.dram_bytes, 0);
+  for (size_t i = 0; i < prog.size(); ++i) store_word(encode(prog[i]), &in.dram[16 * i]);
+  for (int i = 0; i < 8 * n; ++i) in.dram[0x2000 + i] = uint8_t(i + 1);
+  const DiffResult d = differential_run<TestType>(cfg, in, SimOptions{});
+  INFO(d.report);
+  CHECK(d.match);
+}

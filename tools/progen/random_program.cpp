@@ -98,7 +98,8 @@ class Generator {
     in.segstride = chance(0.2) ? 0 : pick(0, 96);
     in.stride = chance(0.1) ? 0 : pick(0, 160);
     const int64_t span = (in.rows - 1) * in.stride + (in.segs - 1) * in.segstride + in.seglen;
-    in.addr = data_addr(span);
+    // Now and then read back what whm wrote: a dependency through device memory.
+    in.addr = chance(0.2) && span < out_len_ ? out_base_ + pick(0, int(out_len_ - span)) : data_addr(span);
     return in;
   }
   Instr random_rw() {
