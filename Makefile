@@ -4,10 +4,11 @@
 BUILD   ?= build
 JOBS    ?= 2
 CONFIG  ?= configs/default.yaml
+SEEDS   ?= 100
 BIN     := $(BUILD)/bin
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo lint formal synth isa clean
+.PHONY: help deps build test demo wave regress lint formal synth isa clean
 
 help: ## list the targets
 	@echo "Tessera targets:"
@@ -29,6 +30,19 @@ test: build ## run the whole test suite (Catch2 through CTest)
 demo: build ## assemble the GEMM example and run it from C++ host code on the model
 	$(BIN)/tpu-as --config $(CONFIG) firmware/examples/gemm64.s -o $(BUILD)/gemm64.img
 	$(BIN)/gemm-host --config $(CONFIG) $(BUILD)/gemm64.img
+
+wave: build ## run PROG=file.s on the RTL with FST waves and a timeline; print the gtkwave command
+	@test -n "$(PROG)" || { echo "usage: make wave PROG=firmware/examples/gemm64.s [CONFIG=...]"; exit 2; }
+	@mkdir -p $(BUILD)/wave
+	$(BIN)/tpu-as --config $(CONFIG) $(PROG) -o $(BUILD)/wave/$(notdir $(basename $(PROG))).img
+	-$(BIN)/tpu-run --backend rtl --config $(CONFIG) $(BUILD)/wave/$(notdir $(basename $(PROG))).img \
+	  --wave $(BUILD)/wave/$(notdir $(basename $(PROG))).fst --trace $(BUILD)/wave/$(notdir $(basename $(PROG))).json
+	scripts/make-gtkw.sh $(BUILD)/wave/$(notdir $(basename $(PROG))).fst > $(BUILD)/wave/$(notdir $(basename $(PROG))).gtkw
+	@echo "waves:    gtkwave $(BUILD)/wave/$(notdir $(basename $(PROG))).fst $(BUILD)/wave/$(notdir $(basename $(PROG))).gtkw"
+	@echo "timeline: open $(BUILD)/wave/$(notdir $(basename $(PROG))).json in https://ui.perfetto.dev or chrome://tracing"
+
+regress: build ## differential regression RTL vs model: make regress SEEDS=N CONFIG=file.yaml
+	$(BIN)/tpu-regress --config $(CONFIG) --seeds $(SEEDS)
 
 lint: deps ## lint the RTL: Verilator -Wall for N = 4, 8, 16, 32; Yosys; Icarus
 	scripts/lint.sh

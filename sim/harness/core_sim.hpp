@@ -6,8 +6,10 @@
 #pragma once
 
 #include <verilated.h>
+#include <verilated_fst_c.h>
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -47,22 +49,24 @@ class CoreSim {
   CoreSim(const Config& cfg, const SimOptions& opt)
       : cfg_(cfg), opt_(opt), mem_(cfg.dram_bytes, opt.timing),
         port_(mem_, cfg.dma_width / 8, opt.timing.random_stall, opt.timing.seed) {
+    Verilated::traceEverOn(true);  // waves are switched on at run time (enable_wave)
+    dut_ = std::make_unique<V>();
     master_.wdata.assign(cfg.dma_width / 8, 0);
     reset();
     check_config();
   }
 
-  V& dut() { return dut_; }
+  V& dut() { return *dut_; }
   DeviceMemory& memory() { return mem_; }
   uint64_t cycle() const { return cycle_; }
   // Called after every clock edge (monitors, wave dumpers).
   std::function<void(V&, uint64_t)> on_cycle;
 
   void reset() {
-    dut_.rst_ni = 0;
+    dut_->rst_ni = 0;
     clear_lite_inputs();
     for (int i = 0; i < 4; ++i) step();
-    dut_.rst_ni = 1;
+    dut_->rst_ni = 1;
     port_.reset();
   }
 
@@ -72,19 +76,19 @@ class CoreSim {
   }
 
   uint32_t csr_read(uint8_t addr) {
-    dut_.s_axil_araddr_i = addr;
-    dut_.s_axil_arvalid_i = 1;
-    dut_.s_axil_rready_i = 1;
+    dut_->s_axil_araddr_i = addr;
+    dut_->s_axil_arvalid_i = 1;
+    dut_->s_axil_rready_i = 1;
     bool addr_done = false;
     for (int t = 0; t < 1000; ++t) {
       low();
-      const bool ar = dut_.s_axil_arvalid_i && dut_.s_axil_arready_o;
-      const bool r = dut_.s_axil_rvalid_o && dut_.s_axil_rready_i;
-      const uint32_t data = dut_.s_axil_rdata_o;
+      const bool ar = dut_->s_axil_arvalid_i && dut_->s_axil_arready_o;
+      const bool r = dut_->s_axil_rvalid_o && dut_->s_axil_rready_i;
+      const uint32_t data = dut_->s_axil_rdata_o;
       high();
-      if (ar) addr_done = true, dut_.s_axil_arvalid_i = 0;
+      if (ar) addr_done = true, dut_->s_axil_arvalid_i = 0;
       if (r && addr_done) {
-        dut_.s_axil_rready_i = 0;
+        dut_->s_axil_rready_i = 0;
         return data;
       }
     }
@@ -92,22 +96,22 @@ class CoreSim {
   }
 
   void csr_write(uint8_t addr, uint32_t value) {
-    dut_.s_axil_awaddr_i = addr;
-    dut_.s_axil_awvalid_i = 1;
-    dut_.s_axil_wdata_i = value;
-    dut_.s_axil_wstrb_i = 0xf;
-    dut_.s_axil_wvalid_i = 1;
-    dut_.s_axil_bready_i = 1;
+    dut_->s_axil_awaddr_i = addr;
+    dut_->s_axil_awvalid_i = 1;
+    dut_->s_axil_wdata_i = value;
+    dut_->s_axil_wstrb_i = 0xf;
+    dut_->s_axil_wvalid_i = 1;
+    dut_->s_axil_bready_i = 1;
     for (int t = 0; t < 1000; ++t) {
       low();
-      const bool aw = dut_.s_axil_awvalid_i && dut_.s_axil_awready_o;
-      const bool w = dut_.s_axil_wvalid_i && dut_.s_axil_wready_o;
-      const bool b = dut_.s_axil_bvalid_o && dut_.s_axil_bready_i;
+      const bool aw = dut_->s_axil_awvalid_i && dut_->s_axil_awready_o;
+      const bool w = dut_->s_axil_wvalid_i && dut_->s_axil_wready_o;
+      const bool b = dut_->s_axil_bvalid_o && dut_->s_axil_bready_i;
       high();
-      if (aw) dut_.s_axil_awvalid_i = 0;
-      if (w) dut_.s_axil_wvalid_i = 0;
+      if (aw) dut_->s_axil_awvalid_i = 0;
+      if (w) dut_->s_axil_wvalid_i = 0;
       if (b) {
-        dut_.s_axil_bready_i = 0;
+        dut_->s_axil_bready_i = 0;
         return;
       }
     }
@@ -124,7 +128,7 @@ class CoreSim {
     const uint64_t start = cycle_;
     uint64_t last_progress = cycle_;
     RunResult res;
-    while (!dut_.irq_o) {
+    while (!dut_->irq_o) {
       if (max_cycles && cycle_ - start >= max_cycles) {
         res.limit_reached = true;
         break;
@@ -158,6 +162,21 @@ class CoreSim {
 
   const std::optional<std::string>& hang() const { return hang_; }
 
+  // FST waves of cycles [from, to] from now on, into path (closed by the destructor).
+  void enable_wave(const std::string& path, uint64_t from = 0, uint64_t to = ~uint64_t{0}) {
+    wave_ = std::make_unique<VerilatedFstC>();
+    dut_->trace(wave_.get(), 99);
+    wave_->open(path.c_str());
+    if (!wave_->isOpen()) throw SimError("cannot write waves to " + path);
+    wave_from_ = from;
+    wave_to_ = to;
+  }
+  ~CoreSim() {
+    if (wave_) wave_->close();
+  }
+  CoreSim(const CoreSim&) = delete;
+  CoreSim& operator=(const CoreSim&) = delete;
+
   uint64_t counter(int k) {
     const uint64_t lo = csr_read(uint8_t(csr::kCounters + 8 * k));
     const uint64_t hi = csr_read(uint8_t(csr::kCounters + 8 * k + 4));
@@ -172,46 +191,47 @@ class CoreSim {
   }
 
   void clear_lite_inputs() {
-    dut_.s_axil_awvalid_i = 0;
-    dut_.s_axil_wvalid_i = 0;
-    dut_.s_axil_bready_i = 0;
-    dut_.s_axil_arvalid_i = 0;
-    dut_.s_axil_rready_i = 0;
+    dut_->s_axil_awvalid_i = 0;
+    dut_->s_axil_wvalid_i = 0;
+    dut_->s_axil_bready_i = 0;
+    dut_->s_axil_arvalid_i = 0;
+    dut_->s_axil_rready_i = 0;
   }
 
   // First half of a cycle: drive the slave's pins, settle, sample the master's pins and
   // let device memory take this cycle's handshakes.
   void low() {
     const AxiSlavePins& s = port_.pins();
-    dut_.m_axi_arready_i = s.arready;
-    dut_.m_axi_rvalid_i = s.rvalid;
-    for (unsigned i = 0; i < s.rdata.size(); ++i) rtl::set_bits(dut_.m_axi_rdata_i, 8 * i, 8, s.rdata[i]);
-    dut_.m_axi_rresp_i = s.rresp;
-    dut_.m_axi_rlast_i = s.rlast;
-    dut_.m_axi_awready_i = s.awready;
-    dut_.m_axi_wready_i = s.wready;
-    dut_.m_axi_bvalid_i = s.bvalid;
-    dut_.m_axi_bresp_i = s.bresp;
-    dut_.clk_i = 0;
-    dut_.eval();
-    master_.arvalid = dut_.m_axi_arvalid_o;
-    master_.araddr = dut_.m_axi_araddr_o;
-    master_.arlen = dut_.m_axi_arlen_o;
-    master_.arsize = dut_.m_axi_arsize_o;
-    master_.arburst = dut_.m_axi_arburst_o;
-    master_.rready = dut_.m_axi_rready_o;
-    master_.awvalid = dut_.m_axi_awvalid_o;
-    master_.awaddr = dut_.m_axi_awaddr_o;
-    master_.awlen = dut_.m_axi_awlen_o;
-    master_.awsize = dut_.m_axi_awsize_o;
-    master_.awburst = dut_.m_axi_awburst_o;
-    master_.wvalid = dut_.m_axi_wvalid_o;
+    dut_->m_axi_arready_i = s.arready;
+    dut_->m_axi_rvalid_i = s.rvalid;
+    for (unsigned i = 0; i < s.rdata.size(); ++i) rtl::set_bits(dut_->m_axi_rdata_i, 8 * i, 8, s.rdata[i]);
+    dut_->m_axi_rresp_i = s.rresp;
+    dut_->m_axi_rlast_i = s.rlast;
+    dut_->m_axi_awready_i = s.awready;
+    dut_->m_axi_wready_i = s.wready;
+    dut_->m_axi_bvalid_i = s.bvalid;
+    dut_->m_axi_bresp_i = s.bresp;
+    dut_->clk_i = 0;
+    dut_->eval();
+    if (wave_ && cycle_ >= wave_from_ && cycle_ <= wave_to_) wave_->dump(2 * cycle_);
+    master_.arvalid = dut_->m_axi_arvalid_o;
+    master_.araddr = dut_->m_axi_araddr_o;
+    master_.arlen = dut_->m_axi_arlen_o;
+    master_.arsize = dut_->m_axi_arsize_o;
+    master_.arburst = dut_->m_axi_arburst_o;
+    master_.rready = dut_->m_axi_rready_o;
+    master_.awvalid = dut_->m_axi_awvalid_o;
+    master_.awaddr = dut_->m_axi_awaddr_o;
+    master_.awlen = dut_->m_axi_awlen_o;
+    master_.awsize = dut_->m_axi_awsize_o;
+    master_.awburst = dut_->m_axi_awburst_o;
+    master_.wvalid = dut_->m_axi_wvalid_o;
     for (unsigned i = 0; i < master_.wdata.size(); ++i)
-      master_.wdata[i] = uint8_t(rtl::get_bits(dut_.m_axi_wdata_o, 8 * i, 8));
-    master_.wstrb = rtl::get_bits(dut_.m_axi_wstrb_o, 0, unsigned(master_.wdata.size()));
-    master_.wlast = dut_.m_axi_wlast_o;
-    master_.bready = dut_.m_axi_bready_o;
-    progress_ = dut_.trace_issue_o || dut_.trace_retire_o ||
+      master_.wdata[i] = uint8_t(rtl::get_bits(dut_->m_axi_wdata_o, 8 * i, 8));
+    master_.wstrb = rtl::get_bits(dut_->m_axi_wstrb_o, 0, unsigned(master_.wdata.size()));
+    master_.wlast = dut_->m_axi_wlast_o;
+    master_.bready = dut_->m_axi_bready_o;
+    progress_ = dut_->trace_issue_o || dut_->trace_retire_o ||
                 (s.arready && master_.arvalid) || (s.rvalid && master_.rready) ||
                 (s.awready && master_.awvalid) || (s.wready && master_.wvalid) ||
                 (s.bvalid && master_.bready);
@@ -219,10 +239,11 @@ class CoreSim {
   }
 
   void high() {
-    dut_.clk_i = 1;
-    dut_.eval();
+    dut_->clk_i = 1;
+    dut_->eval();
     ++cycle_;
-    if (on_cycle) on_cycle(dut_, cycle_);
+    if (wave_ && cycle_ - 1 >= wave_from_ && cycle_ - 1 <= wave_to_) wave_->dump(2 * cycle_ - 1);
+    if (on_cycle) on_cycle(*dut_, cycle_);
   }
 
   void check_config() {
@@ -242,17 +263,19 @@ class CoreSim {
     std::ostringstream r;
     static const char* units[] = {"dma-in", "matrix", "activation", "dma-out"};
     r << "watchdog: no progress for " << opt_.watchdog_cycles << " cycles at cycle " << cycle_
-      << ", last decoded pc 0x" << std::hex << dut_.trace_pc_o << std::dec << "\n";
+      << ", last decoded pc 0x" << std::hex << dut_->trace_pc_o << std::dec << "\n";
     for (int u = 0; u < 4; ++u)
-      r << "  " << units[u] << ": " << (((dut_.dbg_unit_busy_o >> u) & 1) ? "busy" : "idle")
-        << ", queue " << ((dut_.dbg_queue_count_o >> (8 * u)) & 0xff) << "\n";
+      r << "  " << units[u] << ": " << (((dut_->dbg_unit_busy_o >> u) & 1) ? "busy" : "idle")
+        << ", queue " << ((dut_->dbg_queue_count_o >> (8 * u)) & 0xff) << "\n";
     r << "  bus: " << (port_.idle() ? "idle" : "transfers outstanding") << "\n";
     return r.str();
   }
 
   Config cfg_;
   SimOptions opt_;
-  V dut_;
+  std::unique_ptr<V> dut_;
+  std::unique_ptr<VerilatedFstC> wave_;
+  uint64_t wave_from_ = 0, wave_to_ = 0;
   DeviceMemory mem_;
   AxiSlave port_;
   AxiMasterPins master_;

@@ -30,7 +30,7 @@ struct DiffResult {
 
 template <class V>
 DiffResult differential_run(const Config& cfg, const DiffInput& in, const SimOptions& opt,
-                            uint64_t max_cycles = 5000000) {
+                            uint64_t max_cycles = 5000000, const std::string& wave_path = "") {
   DiffResult d;
   GoldenModel model(cfg);
   model.dram() = in.dram;
@@ -40,6 +40,7 @@ DiffResult differential_run(const Config& cfg, const DiffInput& in, const SimOpt
   d.model_counters = model.counters();
 
   CoreSim<V> sim(cfg, opt);
+  if (!wave_path.empty()) sim.enable_wave(wave_path);
   sim.memory().bytes() = in.dram;
   sim.memory().set_bus_errors(in.bus_errors);
   d.rtl = sim.run(in.entry, max_cycles);

@@ -8,17 +8,24 @@
 #include "util/file_io.hpp"
 #include "util/hex.hpp"
 #include "util/npy.hpp"
+#include "rtl_backend.hpp"
 
 using namespace tessera;
 
 static const char* kUsage =
-    "usage: tpu-run [--backend model] [--config FILE] IMAGE.img [--in SYM=FILE]...\n"
+    "usage: tpu-run [--backend model|rtl] [--config FILE] IMAGE.img [--in SYM=FILE]...\n"
     "               [--out SYM=FILE]... [--max-cycles N] [--bus-error LO:HI]... [--quiet]\n"
+    "               [--wave FILE.fst [--wave-from CYCLE] [--wave-to CYCLE]] [--trace FILE.json]\n"
+    "               [--watchdog CYCLES]\n"
+    "  --backend  model: the golden model; rtl: the Verilated core of the configuration\n"
     "  --in   writes FILE (raw bytes, or the data of a .npy array) to symbol SYM\n"
     "  --out  saves symbol SYM after the run (as .npy int8 if FILE ends in .npy)\n"
     "  --max-cycles  stop after N cycles (model backend: N instructions); 0 = none\n"
     "  --bus-error   device memory answers accesses in [LO, HI) with a bus error\n"
     "                (LO and HI multiples of 64)\n"
+    "  --wave     (rtl) write FST waves, optionally only of cycles [FROM, TO]\n"
+    "  --trace    (rtl) write the instruction timeline as Chrome trace-event JSON\n"
+    "  --watchdog (rtl) report a hang after CYCLES without progress (default 100000)\n"
     "  Exit code 0 only when the program reached HALT with no error.\n";
 
 namespace {
@@ -58,6 +65,7 @@ std::string instr_at(Device& dev, uint32_t pc) {
 
 int main(int argc, char** argv) {
   try {
+    sim::register_rtl_backend();
     cli::Args args(argc, argv);
     std::string config_path, backend = "model", image_path, value;
     std::vector<std::pair<std::string, std::string>> ins, outs;
@@ -74,6 +82,10 @@ int main(int argc, char** argv) {
       else if (args.option("--in", value)) ins.push_back(split_assign(value, "--in"));
       else if (args.option("--out", value)) outs.push_back(split_assign(value, "--out"));
       else if (args.option("--max-cycles", value)) limits.max_cycles = cli::parse_number(value, "--max-cycles");
+      else if (args.option("--wave", opts.wave_file) || args.option("--trace", opts.trace_file)) {}
+      else if (args.option("--wave-from", value)) opts.wave_from = cli::parse_number(value, "--wave-from");
+      else if (args.option("--wave-to", value)) opts.wave_to = cli::parse_number(value, "--wave-to");
+      else if (args.option("--watchdog", value)) opts.watchdog_cycles = cli::parse_number(value, "--watchdog");
       else if (args.option("--bus-error", value)) {
         const size_t colon = value.find(':');
         if (colon == std::string::npos) throw cli::CliError{"--bus-error takes LO:HI"};
@@ -109,6 +121,10 @@ int main(int argc, char** argv) {
       std::printf("counters:\n");
       for (const auto& [name, v] : r.counters.items())
         std::printf("  %-18s %llu\n", name.c_str(), static_cast<unsigned long long>(v));
+    }
+    if (r.hang) {
+      std::printf("tpu-run: FAILED: the core stopped making progress\n%s", r.hang->c_str());
+      return 1;
     }
     if (r.limit_reached) {
       std::printf("tpu-run: FAILED: run limit of %llu reached at pc %s\n",

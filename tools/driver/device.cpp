@@ -5,9 +5,21 @@
 
 namespace tessera {
 
+namespace {
+BackendFactory& rtl_factory() {
+  static BackendFactory f = nullptr;
+  return f;
+}
+}  // namespace
+
+void register_backend(BackendKind kind, BackendFactory factory) {
+  if (kind == BackendKind::Rtl) rtl_factory() = factory;
+}
+
 BackendKind parse_backend_name(const std::string& name) {
   if (name == "model") return BackendKind::Model;
-  throw DriverError("unknown backend '" + name + "' (available: model)");
+  if (name == "rtl") return BackendKind::Rtl;
+  throw DriverError("unknown backend '" + name + "' (available: model, rtl)");
 }
 
 Device::Device(const Config& cfg, std::unique_ptr<Backend> backend)
@@ -23,7 +35,12 @@ std::unique_ptr<Device> Device::open(const Config& cfg, const DeviceOptions& opt
   }
   switch (opts.backend) {
     case BackendKind::Model:
+      if (!opts.wave_file.empty() || !opts.trace_file.empty())
+        throw DriverError("waves and traces need the RTL backend (--backend rtl)");
       return std::make_unique<Device>(cfg, std::make_unique<ModelBackend>(cfg, opts.bus_errors));
+    case BackendKind::Rtl:
+      if (!rtl_factory()) throw DriverError("this program was built without the RTL backend");
+      return std::make_unique<Device>(cfg, rtl_factory()(cfg, opts));
   }
   throw DriverError("unsupported backend");
 }

@@ -30,6 +30,7 @@ struct RunResult {
   Status status;
   Counters counters;
   bool limit_reached = false;  // stopped by RunLimits, not by HALT or an error
+  std::optional<std::string> hang;  // timed backends: the watchdog's report of a stuck core
   bool ok() const { return status.state == RunState::Done && !limit_reached; }
 };
 
@@ -43,7 +44,7 @@ class Backend {
   virtual RunResult run(uint32_t entry, const RunLimits& limits) = 0;
 };
 
-enum class BackendKind { Model };
+enum class BackendKind { Model, Rtl };
 
 struct DeviceOptions {
   BackendKind backend = BackendKind::Model;
@@ -51,7 +52,18 @@ struct DeviceOptions {
   // multiples of kBusErrorGranule: the RTL reads whole bus beats, so a beat is then
   // entirely inside or outside a range on every backend.
   std::vector<AddrRange> bus_errors;
+  // RTL backend only: FST waves of cycles [wave_from, wave_to], the instruction
+  // timeline as Chrome trace-event JSON, and the watchdog's patience in cycles.
+  std::string wave_file;
+  uint64_t wave_from = 0, wave_to = ~uint64_t{0};
+  std::string trace_file;
+  uint64_t watchdog_cycles = 100000;
 };
+
+// Backends that live outside the driver library (the RTL backend needs the Verilated
+// core) register a factory; Device::open uses it for their kind.
+using BackendFactory = std::unique_ptr<Backend> (*)(const Config&, const DeviceOptions&);
+void register_backend(BackendKind kind, BackendFactory factory);
 
 constexpr uint32_t kBusErrorGranule = 64;  // bytes: the widest DMA beat (512 bits)
 
