@@ -5,10 +5,11 @@ BUILD   ?= build
 JOBS    ?= 2
 CONFIG  ?= configs/default.yaml
 SEEDS   ?= 100
+COVERAGE_SEEDS ?= 400
 BIN     := $(BUILD)/bin
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo wave regress lint formal synth isa clean
+.PHONY: help deps build test demo wave regress coverage lint formal synth isa clean
 
 help: ## list the targets
 	@echo "Tessera targets:"
@@ -43,6 +44,11 @@ wave: build ## run PROG=file.s on the RTL with FST waves and a timeline; print t
 
 regress: build ## differential regression RTL vs model: make regress SEEDS=N CONFIG=file.yaml
 	$(BIN)/tpu-regress --config $(CONFIG) --seeds $(SEEDS)
+
+coverage: build ## regression on a coverage build (N=4): line/toggle per module, ISA coverage
+	cmake --build $(BUILD) -j $(JOBS) --target tpu_regress_cov
+	@mkdir -p $(BUILD)/coverage
+	$(BIN)/tpu-regress-cov --config configs/n4.yaml --seeds $(COVERAGE_SEEDS) --coverage $(BUILD)/coverage/n4.dat
 
 lint: deps ## lint the RTL: Verilator -Wall for N = 4, 8, 16, 32; Yosys; Icarus
 	scripts/lint.sh

@@ -206,13 +206,9 @@ module tpu_dma_in #(
   assign wf_valid_o  = state_q == StPush;
   assign wf_data_o   = tile_q[8*N*push_q[PosBits-2:0] +: 8*N];
 
-  reg [Slots-1:0] retire_mask;
-  integer s;
-  always @(*) begin
-    retire_mask = {Slots{1'b0}};
-    for (s = 0; s < Slots; s = s + 1)
-      if (state_q == StRetire && slot_q == s[SlotBits-1:0]) retire_mask[s] = 1'b1;
-  end
+  wire [Slots-1:0] retire_mask;
+  tpu_slot_mask #(.Slots(Slots)) u_retire (
+      .valid_i(state_q == StRetire), .slot_i(slot_q), .mask_o(retire_mask));
   assign retire_o     = retire_mask;
   assign fault_o      = state_q == StRetire && fault_q;
   assign fault_pc_o   = pc_q;

@@ -103,13 +103,9 @@ module tpu_dma_out #(
     end
   end
 
-  reg [Slots-1:0] retire_mask;
-  integer s;
-  always @(*) begin
-    retire_mask = {Slots{1'b0}};
-    for (s = 0; s < Slots; s = s + 1)
-      if (state_q == StRetire && slot_q == s[SlotBits-1:0]) retire_mask[s] = 1'b1;
-  end
+  wire [Slots-1:0] retire_mask;
+  tpu_slot_mask #(.Slots(Slots)) u_retire (
+      .valid_i(state_q == StRetire), .slot_i(slot_q), .mask_o(retire_mask));
 
   assign q_ready_o     = state_q == StIdle;
   assign busy_o        = state_q != StIdle;

@@ -150,16 +150,16 @@ module tpu_mmc_seq #(
   wire                tag_last  = tag_out[SlotBits];
   wire [SlotBits-1:0] tag_slot  = tag_out[SlotBits-1:0];
 
-  reg [Slots-1:0] retire_mask;
-  integer s;
-  always @(*) begin
-    retire_mask = {Slots{1'b0}};
-    for (s = 0; s < Slots; s = s + 1) begin
-      if (tag_valid && tag_last && tag_slot == s[SlotBits-1:0]) retire_mask[s] = 1'b1;
-      if (take && younger && q_slot_i == s[SlotBits-1:0]) retire_mask[s] = 1'b1;
-      if (drop_cur && slot_q == s[SlotBits-1:0]) retire_mask[s] = 1'b1;
-    end
-  end
+  // Retirements: the last row's result written; an instruction dropped when taken or
+  // while it waits for a tile (both younger than a fault).
+  wire [Slots-1:0] retire_done, retire_taken, retire_dropped;
+  tpu_slot_mask #(.Slots(Slots)) u_retire_done (
+      .valid_i(tag_valid && tag_last), .slot_i(tag_slot), .mask_o(retire_done));
+  tpu_slot_mask #(.Slots(Slots)) u_retire_taken (
+      .valid_i(take && younger), .slot_i(q_slot_i), .mask_o(retire_taken));
+  tpu_slot_mask #(.Slots(Slots)) u_retire_dropped (
+      .valid_i(drop_cur), .slot_i(slot_q), .mask_o(retire_dropped));
+  wire [Slots-1:0] retire_mask = retire_done | retire_taken | retire_dropped;
 
   assign q_ready_o        = !cur_q || done;
   assign busy_o           = cur_q;

@@ -6,9 +6,13 @@
 #include <stdexcept>
 #include <string>
 
+#ifdef TESSERA_COVERAGE
+#include "Vcore_n4_cov.h"
+#else
 #include "Vcore_n16.h"
 #include "Vcore_n4.h"
 #include "Vcore_n8.h"
+#endif
 #include "config/config.hpp"
 #include "driver/device.hpp"
 
@@ -21,6 +25,14 @@ inline bool same_core(const Config& a, const Config& b) {
          a.wfifo_depth == b.wfifo_depth && a.dma_width == b.dma_width && a.dram_bytes == b.dram_bytes;
 }
 
+#ifdef TESSERA_COVERAGE
+// The core built with Verilator coverage (make coverage): configs/n4.yaml.
+template <class F>
+auto with_core(const Config& cfg, const std::string& source_dir, F&& f) {
+  if (same_core(cfg, load_config_file(source_dir + "/configs/n4.yaml"))) return f(CoreTag<Vcore_n4_cov>{});
+  throw DriverError("the coverage core is built for configs/n4.yaml only, not " + cfg.summary());
+}
+#else
 // The shipped configurations, one Verilated core each (sim/CMakeLists.txt).
 template <class F>
 auto with_core(const Config& cfg, const std::string& source_dir, F&& f) {
@@ -30,5 +42,6 @@ auto with_core(const Config& cfg, const std::string& source_dir, F&& f) {
   throw DriverError("no Verilated core matches the configuration " + cfg.summary() +
                     " (cores are built for configs/n4.yaml, configs/n8.yaml and configs/default.yaml)");
 }
+#endif
 
 }  // namespace tessera::sim

@@ -6,10 +6,12 @@
 // command that replays it with waves.
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <random>
 
 #include "cli/cli_common.hpp"
 #include "core_dispatch.hpp"
+#include "coverage_report.hpp"
 #include "differential.hpp"
 #include "progen/random_program.hpp"
 
@@ -18,9 +20,12 @@ using namespace tessera::sim;
 
 static const char* kUsage =
     "usage: tpu-regress [--config FILE] [--seeds N] [--first-seed S] [--seed S [--wave FILE.fst]]\n"
-    "                   [--instructions K]\n"
+    "                   [--instructions K] [--coverage FILE.dat]\n"
     "  Runs N seeds (default 100) from S (default 1); every fifth seed plants an error.\n"
     "  --seed S runs that seed alone (with --wave: and writes its waves).\n"
+    "  --coverage  print functional coverage of the ISA; in tpu-regress-cov (make coverage)\n"
+    "              also write Verilator coverage to FILE.dat and print line/toggle coverage\n"
+    "              per module\n"
     "  Exit code 0 only when every run matched the golden model.\n";
 
 namespace {
@@ -39,7 +44,7 @@ ErrorCode planted(uint64_t seed) {
 int main(int argc, char** argv) {
   try {
     cli::Args args(argc, argv);
-    std::string config_path, value, wave;
+    std::string config_path, value, wave, coverage;
     uint64_t seeds = 100, first = 1, instructions = 40;
     bool single = false;
     while (!args.done()) {
@@ -47,7 +52,8 @@ int main(int argc, char** argv) {
         std::fputs(kUsage, stdout);
         return 0;
       }
-      if (args.option("--config", config_path) || args.option("--wave", wave)) {}
+      if (args.option("--config", config_path) || args.option("--wave", wave) ||
+          args.option("--coverage", coverage)) {}
       else if (args.option("--seeds", value)) seeds = cli::parse_number(value, "--seeds");
       else if (args.option("--first-seed", value)) first = cli::parse_number(value, "--first-seed");
       else if (args.option("--seed", value)) first = cli::parse_number(value, "--seed"), seeds = 1, single = true;
@@ -58,9 +64,11 @@ int main(int argc, char** argv) {
     const Config cfg = cli::load_config_arg(config_path);
     const std::string cfg_arg = config_path.empty() ? "" : " --config " + config_path;
     std::map<std::string, Row> table;
+    FunctionalCoverage functional;
     int failures = 0;
     with_core(cfg, TESSERA_SOURCE_DIR, [&](auto tag) {
       using V = typename decltype(tag)::type;
+      std::unique_ptr<CoreSim<V>> shared;  // coverage: one model collects every run
       for (uint64_t seed = first; seed < first + seeds; ++seed) {
         RandomProgramOptions o;
         o.instructions = int(instructions);
@@ -72,7 +80,15 @@ int main(int argc, char** argv) {
         opt.timing.bandwidth = std::max(1u, (cfg.dma_width / 8) >> (rng() % 4));
         opt.timing.random_stall = rng() % 3 == 0 ? 0.3 : 0.0;
         opt.timing.seed = rng();
-        const DiffResult d = differential_run<V>(cfg, {p.dram, p.entry, p.bus_errors}, opt, 5000000, wave);
+        DiffResult d;
+#ifdef TESSERA_COVERAGE
+        if (!shared) shared = std::make_unique<CoreSim<V>>(cfg, opt);
+        shared->restart(opt);
+        d = differential_run_on(*shared, cfg, {p.dram, p.entry, p.bus_errors});
+#else
+        d = differential_run<V>(cfg, {p.dram, p.entry, p.bus_errors}, opt, 5000000, wave);
+#endif
+        functional.add(p, d);
         Row& row = table[o.inject == ErrorCode::None ? "legal" : std::string("error ") + error_name(o.inject)];
         row.runs++;
         row.passed += d.match;
@@ -88,6 +104,9 @@ int main(int argc, char** argv) {
                       static_cast<unsigned long long>(seed));
         }
       }
+#ifdef TESSERA_COVERAGE
+      if (!coverage.empty()) Verilated::threadContextp()->coveragep()->write(coverage.c_str());
+#endif
       return 0;
     });
     std::printf("\n%-22s %6s %6s %6s %14s %12s\n", "programs", "runs", "pass", "fail", "instructions",
@@ -101,9 +120,23 @@ int main(int argc, char** argv) {
     std::printf("%-22s %6d %6d %6d %14llu %12llu\n", "total", total.runs, total.passed,
                 total.runs - total.passed, static_cast<unsigned long long>(total.instructions),
                 static_cast<unsigned long long>(total.cycles));
+    bool covered = true;
+    if (!coverage.empty()) {
+      std::printf("\n%s", functional.report().c_str());
+      covered = functional.complete();
+#ifdef TESSERA_COVERAGE
+      double line_pct = 0;
+      std::printf("\n%s", rtl_coverage_report(coverage, &line_pct).c_str());
+      std::printf("line coverage of rtl/: %.1f%% (target 90%%)\n", line_pct);
+      covered = covered && line_pct >= 90.0;
+#else
+      std::printf("(line and toggle coverage: make coverage)\n");
+#endif
+    }
+    if (!covered) std::printf("tpu-regress: coverage below target\n");
     std::printf("tpu-regress: %s (%s): %d of %d runs match the golden model\n",
                 failures ? "FAILED" : "OK", cfg.summary().c_str(), total.passed, total.runs);
-    return failures ? 1 : 0;
+    return failures || !covered ? 1 : 0;
   } catch (const cli::CliError& e) {
     std::fprintf(stderr, "tpu-regress: error: %s\n", e.message.c_str());
   } catch (const std::exception& e) {

@@ -58,6 +58,10 @@ class AxiSlave {
   // The clock edge: complete this cycle's handshakes, then set next cycle's pins.
   void clock(const AxiMasterPins& in);
   void reset();
+  void set_stalls(double random_stall, uint32_t seed) {
+    stall_ = std::bernoulli_distribution(random_stall);
+    rng_.seed(seed);
+  }
 
   const std::vector<std::string>& violations() const { return violations_; }
   bool idle() const { return reads_.empty() && writes_.empty() && responses_.empty(); }

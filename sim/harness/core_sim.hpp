@@ -62,6 +62,15 @@ class CoreSim {
   // Called after every clock edge (monitors, wave dumpers).
   std::function<void(V&, uint64_t)> on_cycle;
 
+  // Another run with other memory timing, from reset (the model and its coverage
+  // counters stay).
+  void restart(const SimOptions& opt) {
+    opt_ = opt;
+    mem_.set_timing(opt.timing);
+    port_.set_stalls(opt.timing.random_stall, opt.timing.seed);
+    reset();
+  }
+
   void reset() {
     dut_->rst_ni = 0;
     clear_lite_inputs();

@@ -31,6 +31,15 @@ struct DiffResult {
 template <class V>
 DiffResult differential_run(const Config& cfg, const DiffInput& in, const SimOptions& opt,
                             uint64_t max_cycles = 5000000, const std::string& wave_path = "") {
+  CoreSim<V> sim(cfg, opt);
+  if (!wave_path.empty()) sim.enable_wave(wave_path);
+  return differential_run_on(sim, cfg, in, max_cycles);
+}
+
+// The same on an existing simulator, restarted from reset (keeps its coverage counters).
+template <class V>
+DiffResult differential_run_on(CoreSim<V>& sim, const Config& cfg, const DiffInput& in,
+                               uint64_t max_cycles = 5000000) {
   DiffResult d;
   GoldenModel model(cfg);
   model.dram() = in.dram;
@@ -39,8 +48,6 @@ DiffResult differential_run(const Config& cfg, const DiffInput& in, const SimOpt
   d.model = model.run(0);
   d.model_counters = model.counters();
 
-  CoreSim<V> sim(cfg, opt);
-  if (!wave_path.empty()) sim.enable_wave(wave_path);
   sim.memory().bytes() = in.dram;
   sim.memory().set_bus_errors(in.bus_errors);
   d.rtl = sim.run(in.entry, max_cycles);

@@ -45,6 +45,7 @@ class DeviceMemory : public MemoryTarget {
   const std::vector<uint8_t>& bytes() const { return mem_; }
   void set_bus_errors(std::vector<AddrRange> ranges) { errors_ = std::move(ranges); }
   const MemTiming& timing() const { return timing_; }
+  void set_timing(const MemTiming& t) { timing_ = t; }
 
   MemAccessResult read(uint32_t addr, uint8_t* data, unsigned len) override;
   MemAccessResult write(uint32_t addr, const uint8_t* data, const uint8_t* enable,
