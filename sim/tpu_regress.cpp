@@ -76,10 +76,7 @@ int main(int argc, char** argv) {
         const RandomProgram p = random_program(cfg, seed, o);
         std::mt19937 rng(uint32_t(seed * 2654435761u));
         SimOptions opt;
-        opt.timing.latency = 1 + rng() % 30;
-        opt.timing.bandwidth = std::max(1u, (cfg.dma_width / 8) >> (rng() % 4));
-        opt.timing.random_stall = rng() % 3 == 0 ? 0.3 : 0.0;
-        opt.timing.seed = rng();
+        opt.timing = random_mem_timing(rng, cfg.dma_width / 8);
         DiffResult d;
 #ifdef TESSERA_COVERAGE
         if (!shared) shared = std::make_unique<CoreSim<V>>(cfg, opt);

@@ -16,6 +16,8 @@
 #include <string>
 
 #include "axi_slave.hpp"
+#include "csr_access.hpp"
+#include "hang_report.hpp"
 #include "memory_target.hpp"
 #include "config/config.hpp"
 #include "driver/device.hpp"
@@ -23,24 +25,9 @@
 
 namespace tessera::sim {
 
-// CSR map (rtl/tpu_csr.v) and counter order (rtl/tpu_controller.v).
-namespace csr {
-constexpr uint8_t kId = 0x00, kVersion = 0x04, kConfig0 = 0x08, kConfig1 = 0x0c, kConfig2 = 0x10,
-                  kConfig3 = 0x14, kControl = 0x20, kEntry = 0x24, kStatus = 0x28, kPc = 0x2c,
-                  kIrq = 0x30, kCounters = 0x40;
-constexpr uint32_t kStart = 1, kSoftReset = 2, kIrqEnable = 4;
-enum Counter { Cycles, Instructions, Macs, ReadBytes, WriteBytes, Tiles, MatrixActive,
-               WeightStall, WeightShift, RawStall, DmaWait, kCount };
-}  // namespace csr
-
 struct SimOptions {
   MemTiming timing;
   uint64_t watchdog_cycles = 100000;  // no issue, retire or bus handshake for this long: hang
-};
-
-class SimError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 template <class V>
@@ -150,22 +137,7 @@ class CoreSim {
       step();
     }
     if (!port_.violations().empty()) throw SimError("AXI protocol: " + port_.violations().front());
-    const uint32_t status = csr_read(csr::kStatus);
-    res.status.state = static_cast<RunState>(status & 3);
-    res.status.error = static_cast<ErrorCode>((status >> 8) & 0xf);
-    res.status.pc = csr_read(csr::kPc);
-    Counters& c = res.counters;
-    c.instructions = counter(csr::Instructions);
-    c.macs = counter(csr::Macs);
-    c.dram_read_bytes = counter(csr::ReadBytes);
-    c.dram_write_bytes = counter(csr::WriteBytes);
-    c.weight_tiles = counter(csr::Tiles);
-    c.cycles = counter(csr::Cycles);
-    c.matrix_active = counter(csr::MatrixActive);
-    c.weight_stall = counter(csr::WeightStall);
-    c.weight_shift = counter(csr::WeightShift);
-    c.raw_stall = counter(csr::RawStall);
-    c.dma_wait = counter(csr::DmaWait);
+    read_run_state([this](uint8_t a) { return csr_read(a); }, res);
     return res;
   }
 
@@ -187,9 +159,7 @@ class CoreSim {
   CoreSim& operator=(const CoreSim&) = delete;
 
   uint64_t counter(int k) {
-    const uint64_t lo = csr_read(uint8_t(csr::kCounters + 8 * k));
-    const uint64_t hi = csr_read(uint8_t(csr::kCounters + 8 * k + 4));
-    return hi << 32 | lo;
+    return read_counter([this](uint8_t a) { return csr_read(a); }, k);
   }
 
  private:
@@ -256,28 +226,12 @@ class CoreSim {
   }
 
   void check_config() {
-    const uint32_t c0 = csr_read(csr::kConfig0);
-    const uint32_t n = c0 & 0xff, depth = (c0 >> 8) & 0xff, width = c0 >> 16;
-    const uint32_t ub = csr_read(csr::kConfig1), acc = csr_read(csr::kConfig2),
-                   dram = csr_read(csr::kConfig3);
-    if (n != cfg_.array_size || depth != cfg_.wfifo_depth || width != cfg_.dma_width ||
-        ub != cfg_.ub_rows || acc != cfg_.acc_rows || dram != cfg_.dram_bytes)
-      throw SimError("the Verilated core (N=" + std::to_string(n) + " ub_rows=" + std::to_string(ub) +
-                     " acc_rows=" + std::to_string(acc) + " wfifo_depth=" + std::to_string(depth) +
-                     " dma_width=" + std::to_string(width) + " dram_bytes=" + std::to_string(dram) +
-                     ") does not match the configuration " + cfg_.summary());
+    check_core_config([this](uint8_t a) { return csr_read(a); }, cfg_);
   }
 
-  std::string hang_report() {
-    std::ostringstream r;
-    static const char* units[] = {"dma-in", "matrix", "activation", "dma-out"};
-    r << "watchdog: no progress for " << opt_.watchdog_cycles << " cycles at cycle " << cycle_
-      << ", last decoded pc 0x" << std::hex << dut_->trace_pc_o << std::dec << "\n";
-    for (int u = 0; u < 4; ++u)
-      r << "  " << units[u] << ": " << (((dut_->dbg_unit_busy_o >> u) & 1) ? "busy" : "idle")
-        << ", queue " << ((dut_->dbg_queue_count_o >> (8 * u)) & 0xff) << "\n";
-    r << "  bus: " << (port_.idle() ? "idle" : "transfers outstanding") << "\n";
-    return r.str();
+  std::string hang_report() const {
+    return sim::hang_report(opt_.watchdog_cycles, cycle_, dut_->trace_pc_o, dut_->dbg_unit_busy_o,
+                            dut_->dbg_queue_count_o, port_.idle());
   }
 
   Config cfg_;

@@ -5,6 +5,15 @@
 
 namespace tessera::sim {
 
+MemTiming random_mem_timing(std::mt19937& rng, unsigned bus_bytes) {
+  MemTiming t;
+  t.latency = 1 + rng() % 30;
+  t.bandwidth = std::max(1u, bus_bytes >> (rng() % 4));
+  t.random_stall = rng() % 3 == 0 ? 0.3 : 0.0;
+  t.seed = rng();
+  return t;
+}
+
 bool DeviceMemory::in_error(uint64_t addr) const {
   return std::any_of(errors_.begin(), errors_.end(),
                      [&](const AddrRange& r) { return addr >= r.lo && addr < r.hi; });

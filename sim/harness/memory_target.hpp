@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include "model/golden_model.hpp"  // AddrRange
@@ -37,6 +38,10 @@ struct MemTiming {
   double random_stall = 0;  // probability of a random not-ready/not-valid handshake cycle
   uint32_t seed = 1;
 };
+
+// A random timing for differential tests: latency 1-30 cycles, bandwidth from the bus
+// width down to an eighth of it, random handshake stalls one time in three.
+MemTiming random_mem_timing(std::mt19937& rng, unsigned bus_bytes);
 
 class DeviceMemory : public MemoryTarget {
  public:

@@ -33,10 +33,7 @@ Config core_config() {
 
 SimOptions random_timing(std::mt19937& rng, const Config& cfg) {
   SimOptions o;
-  o.timing.latency = 1 + rng() % 30;
-  o.timing.bandwidth = std::max(1u, (cfg.dma_width / 8) >> (rng() % 4));
-  o.timing.random_stall = rng() % 3 == 0 ? 0.3 : 0.0;
-  o.timing.seed = rng();
+  o.timing = random_mem_timing(rng, cfg.dma_width / 8);
   return o;
 }
 

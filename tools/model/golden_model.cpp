@@ -151,6 +151,7 @@ ErrorCode GoldenModel::exec_whm(const Instr& in) {
   for (int64_t r = 0; r < in.rows; ++r) {
     const uint64_t base = in.addr + r * in.stride;
     const int8_t* row = ub_row(uint32_t(in.ub + r));
+    if (on_write_) on_write_(base, uint64_t(in.len));
     bool fault = false;
     for (int64_t i = 0; i < in.len; ++i) {
       if (bus_error_in(base + i, 1)) fault = true;

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <vector>
 
 #include "config/config.hpp"
@@ -29,6 +30,11 @@ class GoldenModel {
 
   // Device memory answers accesses inside these ranges with a bus error.
   void set_bus_errors(std::vector<AddrRange> ranges) { bus_errors_ = std::move(ranges); }
+
+  // Called with each device-memory row a whm writes (status().pc is the whm), so a
+  // scoreboard can name the instruction that last wrote a byte.
+  using WriteObserver = std::function<void(uint64_t addr, uint64_t len)>;
+  void set_write_observer(WriteObserver f) { on_write_ = std::move(f); }
 
   // Clears the unified buffer, accumulators, weight FIFO, status and counters
   // (device memory is kept) and points the PC at `entry`.
@@ -66,6 +72,7 @@ class GoldenModel {
   Tile active_;
   bool has_active_ = false;
   std::vector<AddrRange> bus_errors_;
+  WriteObserver on_write_;
   uint32_t next_pc_ = 0;
   Status status_;
   Counters counters_;
