@@ -5,10 +5,11 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #ifdef TESSERA_COVERAGE
 #include "Vcore_n4_cov.h"
-#else
+#elif !defined(TESSERA_DISPATCH_ONLY)
 #include "Vcore_n16.h"
 #include "Vcore_n4.h"
 #include "Vcore_n8.h"
@@ -33,15 +34,24 @@ auto with_core(const Config& cfg, const std::string& source_dir, F&& f) {
   throw DriverError("the coverage core is built for configs/n4.yaml only, not " + cfg.summary());
 }
 #else
-// The shipped configurations, one Verilated core each (sim/CMakeLists.txt).
-template <class F>
-auto with_core(const Config& cfg, const std::string& source_dir, F&& f) {
-  if (same_core(cfg, load_config_file(source_dir + "/configs/n4.yaml"))) return f(CoreTag<Vcore_n4>{});
-  if (same_core(cfg, load_config_file(source_dir + "/configs/n8.yaml"))) return f(CoreTag<Vcore_n8>{});
-  if (same_core(cfg, load_config_file(source_dir + "/configs/default.yaml"))) return f(CoreTag<Vcore_n16>{});
+// The shipped configurations, one Verilated core each: f(CoreTag<N4>), f(CoreTag<N8>) or
+// f(CoreTag<N16>) for configs/n4.yaml, configs/n8.yaml and configs/default.yaml.
+template <class N4, class N8, class N16, class F>
+auto with_core_of(const Config& cfg, const std::string& source_dir, F&& f) {
+  if (same_core(cfg, load_config_file(source_dir + "/configs/n4.yaml"))) return f(CoreTag<N4>{});
+  if (same_core(cfg, load_config_file(source_dir + "/configs/n8.yaml"))) return f(CoreTag<N8>{});
+  if (same_core(cfg, load_config_file(source_dir + "/configs/default.yaml"))) return f(CoreTag<N16>{});
   throw DriverError("no Verilated core matches the configuration " + cfg.summary() +
                     " (cores are built for configs/n4.yaml, configs/n8.yaml and configs/default.yaml)");
 }
+
+#ifndef TESSERA_DISPATCH_ONLY
+// The plain C++ cores (sim/CMakeLists.txt).
+template <class F>
+auto with_core(const Config& cfg, const std::string& source_dir, F&& f) {
+  return with_core_of<Vcore_n4, Vcore_n8, Vcore_n16>(cfg, source_dir, std::forward<F>(f));
+}
+#endif
 #endif
 
 }  // namespace tessera::sim

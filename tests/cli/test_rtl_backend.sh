@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# tpu-run --backend rtl against --backend model: the firmware examples give identical
-# outputs and summaries; an injected bus error, an illegal instruction and an address
-# out of range end with the same error, code and PC, and exit 1; waves and the trace
-# are written and readable.
-# usage: test_rtl_backend.sh BIN_DIR SOURCE_DIR
+# tpu-run --backend rtl (or systemc) against --backend model: the firmware examples
+# give identical outputs and summaries; an injected bus error, an illegal instruction
+# and an address out of range end with the same error, code and PC, and exit 1; waves
+# and the trace are written and readable.
+# usage: test_rtl_backend.sh BIN_DIR SOURCE_DIR [rtl|systemc]
 set -uo pipefail
-bin=$1 src=$2
+bin=$1 src=$2 rtl=${3:-rtl}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0 passes=0
@@ -18,9 +18,9 @@ bytes() { python3 -c "import random,sys; r=random.Random($2); sys.stdout.buffer.
 same_run() {  # same_run NAME EXPECTED_EXIT TPU-RUN-ARGS...: both backends agree
   local name=$1 want=$2; shift 2
   "$bin/tpu-run" --backend model --quiet "$@" > "$work/model.out" 2>&1; local rm=$?
-  "$bin/tpu-run" --backend rtl --quiet "$@" > "$work/rtl.out" 2>&1; local rr=$?
+  "$bin/tpu-run" --backend $rtl --quiet "$@" > "$work/rtl.out" 2>&1; local rr=$?
   if [ $rm -ne "$want" ] || [ $rr -ne "$want" ]; then
-    fail "$name: exit codes model $rm, rtl $rr, wanted $want"; sed 's/^/    /' "$work/model.out" "$work/rtl.out"; return
+    fail "$name: exit codes model $rm, $rtl $rr, wanted $want"; sed 's/^/    /' "$work/model.out" "$work/rtl.out"; return
   fi
   if ! diff <(grep '^tpu-run:' "$work/model.out") <(grep '^tpu-run:' "$work/rtl.out") > "$work/diff"; then
     fail "$name: summaries differ"; sed 's/^/    /' "$work/diff"; return
@@ -31,21 +31,21 @@ same_run() {  # same_run NAME EXPECTED_EXIT TPU-RUN-ARGS...: both backends agree
 # Firmware examples with random inputs: same summary, same output bytes.
 "$bin/tpu-as" "$src/firmware/examples/gemm64.s" -o "$work/g.img" || fail "assemble gemm64"
 bytes 4096 1 > "$work/a.bin"; bytes 4096 2 > "$work/b.bin"
-for be in model rtl; do
+for be in model $rtl; do
   "$bin/tpu-run" --backend $be --quiet "$work/g.img" --in "a=$work/a.bin" --in "b=$work/b.bin" \
     --out "c=$work/c.$be" > "$work/$be.out" 2>&1 || fail "gemm64 on $be"
 done
-cmp -s "$work/c.model" "$work/c.rtl" && passes=$((passes + 1)) || fail "gemm64: outputs differ"
-diff <(grep '^tpu-run:' "$work/model.out") <(grep '^tpu-run:' "$work/rtl.out") > /dev/null \
+cmp -s "$work/c.model" "$work/c.$rtl" && passes=$((passes + 1)) || fail "gemm64: outputs differ"
+diff <(grep '^tpu-run:' "$work/model.out") <(grep '^tpu-run:' "$work/$rtl.out") > /dev/null \
   && passes=$((passes + 1)) || fail "gemm64: summaries differ"
 
 "$bin/tpu-as" "$src/firmware/examples/dense_relu.s" -o "$work/d.img" || fail "assemble dense_relu"
 bytes 1024 3 > "$work/x.bin"; bytes 2048 4 > "$work/w.bin"
-for be in model rtl; do
+for be in model $rtl; do
   "$bin/tpu-run" --backend $be --quiet "$work/d.img" --in "x=$work/x.bin" --in "w=$work/w.bin" \
     --out "y=$work/y.$be" > "$work/$be.out" 2>&1 || fail "dense_relu on $be"
 done
-cmp -s "$work/y.model" "$work/y.rtl" && passes=$((passes + 1)) || fail "dense_relu: outputs differ"
+cmp -s "$work/y.model" "$work/y.$rtl" && passes=$((passes + 1)) || fail "dense_relu: outputs differ"
 
 # Errors: same code and PC on both backends, exit 1.
 same_run "bus error" 1 "$work/g.img" --bus-error 0x300:0x340
@@ -60,11 +60,20 @@ same_run "address out of range" 1 "$work/range.img"
 grep -q "FAILED: DRAM_RANGE .* at pc 0x00000020" "$work/rtl.out" || fail "range: message"
 
 # Waves and trace.
-"$bin/tpu-run" --backend rtl --quiet "$work/g.img" --wave "$work/g.fst" --wave-from 100 --wave-to 3000 \
-  --trace "$work/g.json" > "$work/out" 2>&1 || fail "waves and trace"
-"$src/scripts/make-gtkw.sh" "$work/g.fst" > "$work/g.gtkw" && passes=$((passes + 1)) || fail "waves lack signals of the save file"
-cmp -s "$work/g.gtkw" "$src/sim/waves/core_n16.gtkw" && passes=$((passes + 1)) \
-  || fail "sim/waves/core_n16.gtkw is out of date (scripts/make-gtkw.sh)"
+if [ "$rtl" = rtl ]; then
+  "$bin/tpu-run" --backend rtl --quiet "$work/g.img" --wave "$work/g.fst" --wave-from 100 --wave-to 3000 \
+    --trace "$work/g.json" > "$work/out" 2>&1 || fail "waves and trace"
+  "$src/scripts/make-gtkw.sh" "$work/g.fst" > "$work/g.gtkw" && passes=$((passes + 1)) || fail "waves lack signals of the save file"
+  cmp -s "$work/g.gtkw" "$src/sim/waves/core_n16.gtkw" && passes=$((passes + 1)) \
+    || fail "sim/waves/core_n16.gtkw is out of date (scripts/make-gtkw.sh)"
+else
+  "$bin/tpu-run" --backend $rtl --quiet "$work/g.img" --wave "$work/g.fst" \
+    --trace "$work/g.json" > "$work/out" 2>&1 || fail "waves and trace"
+  "$src/scripts/make-gtkw.sh" "$work/g.fst" > "$work/g.gtkw" && grep -q '^tb.core.tpu_core.u_mmc_seq' "$work/g.gtkw" \
+    && passes=$((passes + 1)) || fail "FST of the SystemC run lacks signals of the save file"
+  "$bin/tpu-run" --backend $rtl "$work/g.img" --wave "$work/w.fst" --wave-from 5 > "$work/out" 2>&1
+  [ $? -eq 1 ] && grep -q "need --backend rtl" "$work/out" && passes=$((passes + 1)) || fail "--wave-from on systemc"
+fi
 python3 - "$work/g.json" <<'PY' && passes=$((passes + 1)) || fail "trace JSON"
 import json, sys
 t = json.load(open(sys.argv[1]))
@@ -78,9 +87,9 @@ assert counters["macs"] == 262144
 PY
 expect_msg() { grep -q "$1" "$work/out" || fail "$2"; }
 "$bin/tpu-run" --backend model "$work/g.img" --wave "$work/x.fst" > "$work/out" 2>&1
-[ $? -eq 1 ] && expect_msg "need the RTL backend" "--wave on the model is an error"
-"$bin/tpu-run" --backend rtl --config "$src/tests/cli/odd.yaml" "$work/g.img" > "$work/out" 2>&1
+[ $? -eq 1 ] && expect_msg "need an RTL backend" "--wave on the model is an error"
+"$bin/tpu-run" --backend $rtl --config "$src/tests/cli/odd.yaml" "$work/g.img" > "$work/out" 2>&1
 [ $? -eq 1 ] && expect_msg "no Verilated core matches" "an unbuilt configuration is an error"
 
-echo "rtl backend: $passes passed, $failures failed"
+echo "$rtl backend: $passes passed, $failures failed"
 [ $failures -eq 0 ]

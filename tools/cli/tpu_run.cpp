@@ -9,23 +9,25 @@
 #include "util/hex.hpp"
 #include "util/npy.hpp"
 #include "rtl_backend.hpp"
+#include "systemc_backend.hpp"
 
 using namespace tessera;
 
 static const char* kUsage =
-    "usage: tpu-run [--backend model|rtl] [--config FILE] IMAGE.img [--in SYM=FILE]...\n"
+    "usage: tpu-run [--backend model|rtl|systemc] [--config FILE] IMAGE.img [--in SYM=FILE]...\n"
     "               [--out SYM=FILE]... [--max-cycles N] [--bus-error LO:HI]... [--quiet]\n"
     "               [--wave FILE.fst [--wave-from CYCLE] [--wave-to CYCLE]] [--trace FILE.json]\n"
     "               [--watchdog CYCLES]\n"
     "  --backend  model: the golden model; rtl: the Verilated core of the configuration\n"
+    "             in a plain C++ harness; systemc: the same core in the SystemC/TLM testbench\n"
     "  --in   writes FILE (raw bytes, or the data of a .npy array) to symbol SYM\n"
     "  --out  saves symbol SYM after the run (as .npy int8 if FILE ends in .npy)\n"
     "  --max-cycles  stop after N cycles (model backend: N instructions); 0 = none\n"
     "  --bus-error   device memory answers accesses in [LO, HI) with a bus error\n"
     "                (LO and HI multiples of 64)\n"
-    "  --wave     (rtl) write FST waves, optionally only of cycles [FROM, TO]\n"
-    "  --trace    (rtl) write the instruction timeline as Chrome trace-event JSON\n"
-    "  --watchdog (rtl) report a hang after CYCLES without progress (default 100000)\n"
+    "  --wave     (rtl, systemc) write FST waves; rtl: optionally only of cycles [FROM, TO]\n"
+    "  --trace    (rtl, systemc) write the instruction timeline as Chrome trace-event JSON\n"
+    "  --watchdog (rtl, systemc) report a hang after CYCLES without progress (default 100000)\n"
     "  Exit code 0 only when the program reached HALT with no error.\n";
 
 namespace {
@@ -63,9 +65,10 @@ std::string instr_at(Device& dev, uint32_t pc) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_tool(int argc, char** argv) {
   try {
     sim::register_rtl_backend();
+    tb::register_systemc_backend();
     cli::Args args(argc, argv);
     std::string config_path, backend = "model", image_path, value;
     std::vector<std::pair<std::string, std::string>> ins, outs;
@@ -150,3 +153,9 @@ int main(int argc, char** argv) {
   }
   return 1;
 }
+
+int main(int argc, char** argv) { return run_tool(argc, argv); }
+
+// libsystemc (the SystemC backend) carries its own main, which calls sc_main; the
+// linker wants the symbol even though this program's main is the one that runs.
+extern "C" int sc_main(int argc, char** argv) { return run_tool(argc, argv); }

@@ -6,20 +6,22 @@
 namespace tessera {
 
 namespace {
-BackendFactory& rtl_factory() {
-  static BackendFactory f = nullptr;
-  return f;
+// Factories of the backends that live outside this library, by BackendKind.
+BackendFactory& factory_of(BackendKind kind) {
+  static BackendFactory f[3] = {};
+  return f[static_cast<int>(kind)];
 }
 }  // namespace
 
 void register_backend(BackendKind kind, BackendFactory factory) {
-  if (kind == BackendKind::Rtl) rtl_factory() = factory;
+  if (kind != BackendKind::Model) factory_of(kind) = factory;
 }
 
 BackendKind parse_backend_name(const std::string& name) {
   if (name == "model") return BackendKind::Model;
   if (name == "rtl") return BackendKind::Rtl;
-  throw DriverError("unknown backend '" + name + "' (available: model, rtl)");
+  if (name == "systemc") return BackendKind::SystemC;
+  throw DriverError("unknown backend '" + name + "' (available: model, rtl, systemc)");
 }
 
 Device::Device(const Config& cfg, std::unique_ptr<Backend> backend)
@@ -36,11 +38,14 @@ std::unique_ptr<Device> Device::open(const Config& cfg, const DeviceOptions& opt
   switch (opts.backend) {
     case BackendKind::Model:
       if (!opts.wave_file.empty() || !opts.trace_file.empty())
-        throw DriverError("waves and traces need the RTL backend (--backend rtl)");
+        throw DriverError("waves and traces need an RTL backend (--backend rtl or systemc)");
       return std::make_unique<Device>(cfg, std::make_unique<ModelBackend>(cfg, opts.bus_errors));
     case BackendKind::Rtl:
-      if (!rtl_factory()) throw DriverError("this program was built without the RTL backend");
-      return std::make_unique<Device>(cfg, rtl_factory()(cfg, opts));
+    case BackendKind::SystemC:
+      if (!factory_of(opts.backend))
+        throw DriverError(std::string("this program was built without the ") +
+                          (opts.backend == BackendKind::Rtl ? "RTL" : "SystemC") + " backend");
+      return std::make_unique<Device>(cfg, factory_of(opts.backend)(cfg, opts));
   }
   throw DriverError("unsupported backend");
 }

@@ -44,7 +44,9 @@ class Backend {
   virtual RunResult run(uint32_t entry, const RunLimits& limits) = 0;
 };
 
-enum class BackendKind { Model, Rtl };
+// Model: the golden model. Rtl: the Verilated core in a plain C++ harness (fast).
+// SystemC: the Verilated core in the SystemC/TLM-2.0 testbench (tb/).
+enum class BackendKind { Model, Rtl, SystemC };
 
 struct DeviceOptions {
   BackendKind backend = BackendKind::Model;
@@ -52,7 +54,7 @@ struct DeviceOptions {
   // multiples of kBusErrorGranule: the RTL reads whole bus beats, so a beat is then
   // entirely inside or outside a range on every backend.
   std::vector<AddrRange> bus_errors;
-  // RTL backend only: FST waves of cycles [wave_from, wave_to], the instruction
+  // RTL and SystemC backends only: FST waves of cycles [wave_from, wave_to], the instruction
   // timeline as Chrome trace-event JSON, and the watchdog's patience in cycles.
   std::string wave_file;
   uint64_t wave_from = 0, wave_to = ~uint64_t{0};

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "systemc_backend.hpp"
+
+#include <cstdlib>
+#include <fstream>
+
+#include "Vtb_core_n16.h"
+#include "Vtb_core_n4.h"
+#include "Vtb_core_n8.h"
+#include "core_dispatch.hpp"
+#include "testbench.hpp"
+
+namespace tessera::tb {
+namespace {
+
+template <class V>
+class SystemCBackend : public Backend {
+ public:
+  SystemCBackend(const Config& cfg, const DeviceOptions& opts)
+      : opts_(opts), tb_("tb", cfg, opts.wave_file) {
+    MemorySettings m = memory_settings(cfg);
+    for (const AddrRange& r : opts.bus_errors) m.errors.push_back({r, tlm::TLM_GENERIC_ERROR_RESPONSE});
+    tb_.set_memory(m);
+    tb_.reset();
+  }
+  std::string name() const override { return "systemc"; }
+  void write_mem(uint32_t addr, const uint8_t* data, size_t len) override { tb_.write_mem(addr, data, len); }
+  void read_mem(uint32_t addr, uint8_t* data, size_t len) override { tb_.read_mem(addr, data, len); }
+  RunResult run(uint32_t entry, const RunLimits& limits) override {
+    const RunResult r = tb_.run(entry, limits.max_cycles, opts_.watchdog_cycles);
+    if (!opts_.trace_file.empty()) {
+      std::ofstream out(opts_.trace_file);
+      out << tb_.timeline().chrome_json(r.counters);
+      if (!out) throw DriverError("cannot write the trace to " + opts_.trace_file);
+    }
+    return r;
+  }
+
+ private:
+  DeviceOptions opts_;
+  Testbench<V> tb_;
+};
+
+bool created = false;
+
+std::unique_ptr<Backend> make(const Config& cfg, const DeviceOptions& opts) {
+  if (created) throw DriverError("the SystemC backend can be opened once per process");
+  if (opts.wave_from != 0 || opts.wave_to != ~uint64_t{0})
+    throw DriverError("--wave-from/--wave-to need --backend rtl; the SystemC backend writes whole runs");
+  created = true;
+  // SystemC prints its banner when the first module is made; keep tool output clean.
+  setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
+  return sim::with_core_of<Vtb_core_n4, Vtb_core_n8, Vtb_core_n16>(
+      cfg, TESSERA_SOURCE_DIR, [&](auto tag) -> std::unique_ptr<Backend> {
+        return std::make_unique<SystemCBackend<typename decltype(tag)::type>>(cfg, opts);
+      });
+}
+
+}  // namespace
+
+void register_systemc_backend() { register_backend(BackendKind::SystemC, &make); }
+
+}  // namespace tessera::tb
