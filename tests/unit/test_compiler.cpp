@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: Apache-2.0
+// tpu-cc's compiler: random int8 models (dense layers, convolutions with and without
+// pooling, shapes that are not multiples of N) compiled for N = 4 and N = 16, run on
+// the golden model, compared item by item with the plain reference implementation
+// (tools/nn/reference.cpp, written without the golden model or the compiler); and the
+// errors for models that do not fit or are malformed.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "asm/assembler.hpp"
+#include "compiler/compiler.hpp"
+#include "driver/device.hpp"
+#include "helpers.hpp"
+#include "nn/reference.hpp"
+
+using namespace tessera;
+using nn::LayerKind;
+using nn::QuantLayer;
+using nn::QuantModel;
+
+namespace {
+
+// Random int8 parameters for a layer whose geometry is set; requantization scaled so
+// that outputs spread over the int8 range instead of saturating.
+void randomize(QuantLayer& L, int in_zp, std::mt19937& rng) {
+  std::uniform_int_distribution<int> w8(-127, 127), zp(-128, 40), bias(-3000, 3000);
+  L.w.resize(size_t(L.k()) * L.out_c);
+  for (auto& v : L.w) v = int8_t(w8(rng));
+  L.in_zp = in_zp;
+  L.out_zp = zp(rng);
+  const double spread = 128.0 / std::sqrt(3.0) * 127.0 / std::sqrt(3.0) * std::sqrt(double(L.k()));
+  for (int c = 0; c < L.out_c; ++c) {
+    L.bias.push_back(bias(rng));
+    int32_t m;
+    uint8_t s;
+    nn::quantize_multiplier(60.0 / spread * std::uniform_real_distribution<double>(0.5, 2.0)(rng), m, s);
+    L.multiplier.push_back(m);
+    L.shift.push_back(s);
+  }
+}
+
+QuantLayer dense(int in, int out, bool relu) {
+  QuantLayer L;
+  L.kind = LayerKind::Dense;
+  L.in = {1, 1, in};
+  L.out_c = out;
+  L.relu = relu;
+  return L;
+}
+
+QuantModel random_model(uint32_t n, std::mt19937& rng, bool with_conv) {
+  QuantModel m;
+  m.name = "random";
+  auto r = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  m.input_zp = r(-20, 20);
+  int zp = m.input_zp;
+  nn::Shape cur;
+  if (with_conv) {
+    QuantLayer c;
+    c.kind = LayerKind::Conv2d;
+    c.in = {r(3, 9), r(3, 9), r(1, 3)};
+    c.kw = r(1, std::min(3, int(n) / c.in.c));
+    c.kh = r(1, 3);
+    c.out_c = r(1, 20);
+    c.relu = r(0, 1);
+    const nn::Shape cs = c.conv_shape();
+    c.pool = std::min(cs.h, cs.w) >= 2 ? r(1, 2) : 1;
+    randomize(c, zp, rng);
+    zp = c.out_zp;
+    m.input = c.in;
+    cur = c.out_shape();
+    m.layers.push_back(c);
+  } else {
+    m.input = {1, 1, r(1, 70)};
+    cur = m.input;
+  }
+  for (int l = r(1, 2); l > 0; --l) {
+    QuantLayer d = dense(cur.size(), l == 1 ? r(1, 12) : r(1, 40), l > 1 && r(0, 1));
+    randomize(d, zp, rng);
+    zp = d.out_zp;
+    cur = d.out_shape();
+    m.layers.push_back(d);
+  }
+  return m;
+}
+
+// Compiles, runs one batch of random inputs on the golden model and checks every
+// item's logits against the reference.
+void check_model(const QuantModel& m, const Config& cfg, int batch, std::mt19937& rng) {
+  compiler::CompileOptions opt;
+  opt.batch = batch;
+  const compiler::CompiledModel c = compiler::compile_model(m, cfg, opt);
+  const AsmResult a = assemble_source(c.assembly, "random.s", ".", cfg);
+  INFO(a.diags.format());
+  REQUIRE(a.image);
+  auto dev = Device::open(cfg);
+  dev->load(*a.image);
+  std::vector<uint8_t> input(size_t(c.batch) * c.input_bytes);
+  for (auto& v : input) v = uint8_t(rng());
+  dev->write("input", input);
+  REQUIRE(dev->run().ok());
+  const std::vector<uint8_t> logits = dev->read("logits");
+  for (int b = 0; b < c.batch; ++b) {
+    const std::vector<int8_t> x(input.begin() + b * c.input_bytes, input.begin() + (b + 1) * c.input_bytes);
+    const std::vector<int8_t> want = nn::reference_logits(m, x);
+    REQUIRE(want.size() == size_t(c.output_bytes));
+    INFO("item " << b << " of " << c.batch);
+    CHECK(std::memcmp(want.data(), &logits[size_t(b) * c.output_bytes], want.size()) == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("compiled dense models match the reference on N = 4 and N = 16", "[compiler]") {
+  std::mt19937 rng(test::test_seed());
+  for (uint32_t n : {4u, 16u}) {
+    const Config cfg = test::config_n(n);
+    for (int i = 0; i < 12; ++i) {
+      const QuantModel m = random_model(n, rng, false);
+      INFO("N=" << n << " model " << i << ": input " << m.input.size() << ", outputs " << m.layers[0].out_c);
+      check_model(m, cfg, 1 + int(rng() % 9), rng);
+    }
+  }
+}
+
+TEST_CASE("compiled convolutions (with and without pooling) match the reference", "[compiler]") {
+  std::mt19937 rng(test::test_seed() + 1);
+  for (uint32_t n : {4u, 16u}) {
+    const Config cfg = test::config_n(n);
+    for (int i = 0; i < 12; ++i) {
+      const QuantModel m = random_model(n, rng, true);
+      const QuantLayer& c = m.layers[0];
+      INFO("N=" << n << " conv " << c.in.h << "x" << c.in.w << "x" << c.in.c << " kernel " << c.kh << "x" << c.kw
+                << " -> " << c.out_c << " pool " << c.pool);
+      check_model(m, cfg, 1 + int(rng() % 4), rng);
+    }
+  }
+}
+
+TEST_CASE("the compiler picks the largest batch that fits and says why a model does not", "[compiler]") {
+  std::mt19937 rng(7);
+  QuantModel m;
+  m.name = "wide";
+  m.input = {1, 1, 300};
+  QuantLayer d = dense(300, 200, false);
+  randomize(d, 0, rng);
+  m.layers.push_back(d);
+  const Config cfg = test::config_n(4);
+  const compiler::CompiledModel c = compiler::compile_model(m, cfg);
+  CHECK(c.batch >= 1);
+  CHECK(c.batch <= 64);
+  compiler::CompileOptions opt;
+  opt.batch = c.batch + 1;
+  if (c.batch < 64) CHECK_THROWS_WITH(compiler::compile_model(m, cfg, opt), Catch::Contains("does not fit"));
+
+  QuantModel huge = m;
+  huge.input = {1, 1, 4000};
+  huge.layers[0] = dense(4000, 4000, false);
+  randomize(huge.layers[0], 0, rng);
+  CHECK_THROWS_WITH(compiler::compile_model(huge, cfg),
+                    Catch::Contains("wide does not fit the core") && Catch::Contains("unified-buffer rows"));
+
+  QuantModel conv;
+  conv.name = "wideconv";
+  QuantLayer k;
+  k.kind = LayerKind::Conv2d;
+  k.in = {6, 6, 3};
+  k.kh = k.kw = 3;  // a kernel row is 9 bytes: wider than N = 4
+  k.out_c = 2;
+  randomize(k, 0, rng);
+  conv.input = k.in;
+  conv.layers.push_back(k);
+  CHECK_THROWS_WITH(compiler::compile_model(conv, cfg), Catch::Contains("wider than the array (N = 4)"));
+}
+
+TEST_CASE("malformed model files give errors naming the file and the layer", "[compiler]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("tessera_model_" + std::to_string(test::test_seed()));
+  std::filesystem::create_directories(dir);
+  const std::string yaml = (dir / "m.yaml").string();
+  auto write = [](const std::string& path, const std::string& text) { std::ofstream(path) << text; };
+  write((dir / "w.bin").string(), std::string(12, '\0'));
+  write((dir / "b.bin").string(), std::string(8, '\0'));
+  const std::string head = "name: m\ninput: {height: 1, width: 1, channels: 6, scale: 1, zero_point: 0}\nlayers:\n";
+  const std::string good =
+      "  - {type: dense, in: 6, out: 2, relu: false, weights: w.bin, bias: b.bin, weight_scales: [1, 1],\n"
+      "     multiplier: [1073741824, 1073741824], shift: [31, 31], input_quant: {scale: 1, zero_point: 0},\n"
+      "     output_quant: {scale: 1, zero_point: 0}}\n";
+  write(yaml, head + good);
+  CHECK(nn::load_model(yaml).layers.size() == 1);
+
+  auto expect = [&](std::string layer, const std::string& message) {
+    write(yaml, head + layer);
+    CHECK_THROWS_WITH(nn::load_model(yaml), Catch::Contains(yaml + ": layer 0") && Catch::Contains(message));
+  };
+  std::string s = good;
+  expect(s.replace(s.find("dense"), 5, "lstm"), "unsupported layer type 'lstm'");
+  s = good;
+  expect(s.replace(s.find("in: 6"), 5, "in: 5"), "takes 5 inputs but the layer before gives 6");
+  s = good;
+  expect(s.replace(s.find("out: 2"), 6, "out: 3"), "weight file has 12 bytes, expected 18");
+  s = good;
+  expect(s.replace(s.find("[31, 31]"), 8, "[31, 64]"), "shift 64 is outside 0..63");
+  s = good;
+  expect(s.replace(s.find("b.bin"), 5, "nope.bin"), "nope.bin: cannot open");
+  write(yaml, "name: m\nlayers: []\n");
+  CHECK_THROWS_WITH(nn::load_model(yaml), Catch::Contains("missing 'input'"));
+  std::filesystem::remove_all(dir);
+}

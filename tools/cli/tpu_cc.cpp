@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+// tpu-cc: compiles an int8 model description (YAML) to Tessera assembly.
+#include <cstdio>
+#include <fstream>
+
+#include "cli/cli_common.hpp"
+#include "compiler/compiler.hpp"
+
+using namespace tessera;
+
+static const char* kUsage =
+    "usage: tpu-cc MODEL.yaml -o PROG.s [--config FILE] [--batch B]\n"
+    "  Compiles the model for the configuration (default configs/default.yaml). One run\n"
+    "  of the program classifies B inputs (default: the largest batch that fits, at most 64):\n"
+    "  write them to symbol `input`, read the int8 logits from symbol `logits`.\n";
+
+int main(int argc, char** argv) {
+  try {
+    cli::Args args(argc, argv);
+    std::string model_path, out_path, config_path, value;
+    compiler::CompileOptions opt;
+    while (!args.done()) {
+      if (args.flag("--help") || args.flag("-h")) {
+        std::fputs(kUsage, stdout);
+        return 0;
+      }
+      if (args.option("-o", out_path) || args.option("--config", config_path)) continue;
+      if (args.option("--batch", value)) {
+        opt.batch = int(cli::parse_number(value, "--batch"));
+        if (opt.batch < 1 || opt.batch > 65536) throw cli::CliError{"--batch must be 1..65536"};
+        continue;
+      }
+      if (!model_path.empty()) throw cli::CliError{"more than one model given\n" + std::string(kUsage)};
+      model_path = args.positional();
+    }
+    if (model_path.empty() || out_path.empty()) throw cli::CliError{std::string("missing arguments\n") + kUsage};
+    const Config cfg = cli::load_config_arg(config_path);
+    const compiler::CompiledModel c = compiler::compile_model(nn::load_model(model_path), cfg, opt);
+    std::ofstream out(out_path);
+    out << c.assembly;
+    if (!out) throw cli::CliError{"cannot write " + out_path};
+    std::printf("tpu-cc: %s -> %s: batch %d, %d input bytes and %d logits per item\n", model_path.c_str(),
+                out_path.c_str(), c.batch, c.input_bytes, c.output_bytes);
+    return 0;
+  } catch (const cli::CliError& e) {
+    std::fprintf(stderr, "tpu-cc: error: %s\n", e.message.c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tpu-cc: error: %s\n", e.what());
+  }
+  return 1;
+}

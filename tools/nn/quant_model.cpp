@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "nn/quant_model.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+
+namespace tessera::nn {
+namespace {
+
+std::string layer_file(const std::string& name, size_t i, const char* what) {
+  return name + ".l" + std::to_string(i) + "." + what + ".bin";
+}
+
+void write_bytes(const std::string& path, const void* data, size_t n) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(static_cast<const char*>(data), std::streamsize(n));
+  if (!out) throw NnError(path + ": cannot write");
+}
+
+std::vector<uint8_t> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw NnError(path + ": cannot open");
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+const char* kind_name(LayerKind k) { return k == LayerKind::Dense ? "dense" : "conv2d"; }
+
+}  // namespace
+
+void quantize_multiplier(double real_scale, int32_t& multiplier, uint8_t& shift) {
+  if (!(real_scale > 0) || real_scale >= 1.0)
+    throw NnError("requantization scale " + std::to_string(real_scale) + " is outside (0, 1)");
+  int exp = 0;
+  const double mant = std::frexp(real_scale, &exp);  // real_scale = mant * 2^exp, mant in [0.5, 1)
+  int64_t m = std::llround(mant * double(int64_t{1} << 31));
+  if (m == (int64_t{1} << 31)) m /= 2, ++exp;
+  if (31 - exp > 63) throw NnError("requantization scale " + std::to_string(real_scale) + " is too small");
+  multiplier = int32_t(m);
+  shift = uint8_t(31 - exp);
+}
+
+void save_model(const QuantModel& m, const std::string& dir) {
+  YAML::Emitter y;
+  y << YAML::Comment("Tessera int8 model (docs/programming.md); written by tpu-train") << YAML::BeginMap;
+  y << YAML::Key << "name" << YAML::Value << m.name;
+  y << YAML::Key << "input" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "height" << YAML::Value
+    << m.input.h << YAML::Key << "width" << YAML::Value << m.input.w << YAML::Key << "channels" << YAML::Value
+    << m.input.c << YAML::Key << "scale" << YAML::Value << m.input_scale << YAML::Key << "zero_point"
+    << YAML::Value << m.input_zp << YAML::EndMap;
+  y << YAML::Key << "layers" << YAML::Value << YAML::BeginSeq;
+  for (size_t i = 0; i < m.layers.size(); ++i) {
+    const QuantLayer& L = m.layers[i];
+    y << YAML::BeginMap << YAML::Key << "type" << YAML::Value << kind_name(L.kind);
+    if (L.kind == LayerKind::Dense) {
+      y << YAML::Key << "in" << YAML::Value << L.in.size() << YAML::Key << "out" << YAML::Value << L.out_c;
+    } else {
+      y << YAML::Key << "in_shape" << YAML::Value << YAML::Flow << std::vector<int>{L.in.h, L.in.w, L.in.c};
+      y << YAML::Key << "kernel" << YAML::Value << YAML::Flow << std::vector<int>{L.kh, L.kw};
+      y << YAML::Key << "out_channels" << YAML::Value << L.out_c << YAML::Key << "pool" << YAML::Value << L.pool;
+    }
+    y << YAML::Key << "relu" << YAML::Value << L.relu;
+    y << YAML::Key << "weights" << YAML::Value << layer_file(m.name, i, "weights");
+    y << YAML::Key << "bias" << YAML::Value << layer_file(m.name, i, "bias");
+    y << YAML::Key << "weight_scales" << YAML::Value << YAML::Flow << L.weight_scales;
+    std::vector<int> shifts(L.shift.begin(), L.shift.end());
+    y << YAML::Key << "multiplier" << YAML::Value << YAML::Flow << L.multiplier;
+    y << YAML::Key << "shift" << YAML::Value << YAML::Flow << shifts;
+    y << YAML::Key << "input_quant" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "scale"
+      << YAML::Value << L.in_scale << YAML::Key << "zero_point" << YAML::Value << L.in_zp << YAML::EndMap;
+    y << YAML::Key << "output_quant" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "scale"
+      << YAML::Value << L.out_scale << YAML::Key << "zero_point" << YAML::Value << L.out_zp << YAML::EndMap;
+    y << YAML::EndMap;
+    write_bytes(dir + "/" + layer_file(m.name, i, "weights"), L.w.data(), L.w.size());
+    std::vector<uint8_t> b;
+    for (int32_t v : L.bias)
+      for (int s = 0; s < 32; s += 8) b.push_back(uint8_t(uint32_t(v) >> s));
+    write_bytes(dir + "/" + layer_file(m.name, i, "bias"), b.data(), b.size());
+  }
+  y << YAML::EndSeq << YAML::EndMap;
+  const std::string text = std::string(y.c_str()) + "\n";
+  write_bytes(dir + "/" + m.name + ".yaml", text.data(), text.size());
+}
+
+QuantModel load_model(const std::string& path) {
+  const std::string dir = path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
+  QuantModel m;
+  std::string where = path;
+  auto fail = [&](const std::string& what) -> NnError { return NnError(where + ": " + what); };
+  try {
+    const YAML::Node root = YAML::LoadFile(path);
+    m.name = root["name"].as<std::string>();
+    const YAML::Node in = root["input"];
+    if (!in) throw fail("missing 'input'");
+    m.input = {in["height"].as<int>(), in["width"].as<int>(), in["channels"].as<int>()};
+    m.input_scale = in["scale"].as<float>();
+    m.input_zp = in["zero_point"].as<int>();
+    if (m.input.size() <= 0) throw fail("input shape must be positive");
+    const YAML::Node layers = root["layers"];
+    if (!layers || !layers.IsSequence() || layers.size() == 0) throw fail("'layers' must be a non-empty list");
+    Shape cur = m.input;
+    for (size_t i = 0; i < layers.size(); ++i) {
+      where = path + ": layer " + std::to_string(i);
+      const YAML::Node n = layers[i];
+      QuantLayer L;
+      const std::string type = n["type"].as<std::string>();
+      if (type == "dense") {
+        L.kind = LayerKind::Dense;
+        L.in = {1, 1, n["in"].as<int>()};
+        L.out_c = n["out"].as<int>();
+        if (L.in.size() != cur.size())
+          throw fail("takes " + std::to_string(L.in.size()) + " inputs but the layer before gives " + std::to_string(cur.size()));
+      } else if (type == "conv2d") {
+        L.kind = LayerKind::Conv2d;
+        const auto s = n["in_shape"].as<std::vector<int>>();
+        const auto k = n["kernel"].as<std::vector<int>>();
+        if (s.size() != 3 || k.size() != 2) throw fail("in_shape is [h, w, c] and kernel is [kh, kw]");
+        L.in = {s[0], s[1], s[2]};
+        L.kh = k[0], L.kw = k[1];
+        L.out_c = n["out_channels"].as<int>();
+        L.pool = n["pool"] ? n["pool"].as<int>() : 1;
+        if (L.in.h != cur.h || L.in.w != cur.w || L.in.c != cur.c)
+          throw fail("input shape does not match the output of the layer before");
+        if (L.kh < 1 || L.kw < 1 || L.kh > L.in.h || L.kw > L.in.w) throw fail("kernel does not fit the input");
+        if (L.pool < 1 || L.pool > 16 || L.conv_shape().h < L.pool || L.conv_shape().w < L.pool)
+          throw fail("pool must be 1..16 and fit the convolution output");
+      } else {
+        throw fail("unsupported layer type '" + type + "' (supported: dense, conv2d)");
+      }
+      if (L.out_c < 1) throw fail("needs at least one output");
+      L.relu = n["relu"].as<bool>();
+      auto layer_file = [&](const char* key) {
+        try {
+          return read_bytes(dir + "/" + n[key].as<std::string>());
+        } catch (const NnError& e) {
+          throw fail(e.what());
+        }
+      };
+      const std::vector<uint8_t> w = layer_file("weights");
+      const std::vector<uint8_t> b = layer_file("bias");
+      if (w.size() != size_t(L.k()) * L.out_c)
+        throw fail("weight file has " + std::to_string(w.size()) + " bytes, expected " + std::to_string(size_t(L.k()) * L.out_c));
+      if (b.size() != size_t(L.out_c) * 4)
+        throw fail("bias file has " + std::to_string(b.size()) + " bytes, expected " + std::to_string(L.out_c * 4));
+      L.w.assign(w.begin(), w.end());
+      for (int c = 0; c < L.out_c; ++c)
+        L.bias.push_back(int32_t(uint32_t(b[4 * c]) | uint32_t(b[4 * c + 1]) << 8 | uint32_t(b[4 * c + 2]) << 16 |
+                                 uint32_t(b[4 * c + 3]) << 24));
+      L.multiplier = n["multiplier"].as<std::vector<int32_t>>();
+      const auto shifts = n["shift"].as<std::vector<int>>();
+      L.weight_scales = n["weight_scales"].as<std::vector<float>>();
+      if (L.multiplier.size() != size_t(L.out_c) || shifts.size() != size_t(L.out_c))
+        throw fail("multiplier and shift need one entry per output channel");
+      for (int s : shifts) {
+        if (s < 0 || s > 63) throw fail("shift " + std::to_string(s) + " is outside 0..63");
+        L.shift.push_back(uint8_t(s));
+      }
+      for (int32_t v : L.multiplier)
+        if (v <= 0) throw fail("multipliers must be positive");
+      L.in_scale = n["input_quant"]["scale"].as<float>();
+      L.in_zp = n["input_quant"]["zero_point"].as<int>();
+      L.out_scale = n["output_quant"]["scale"].as<float>();
+      L.out_zp = n["output_quant"]["zero_point"].as<int>();
+      if (L.in_zp < -128 || L.in_zp > 127 || L.out_zp < -128 || L.out_zp > 127)
+        throw fail("zero points must be int8");
+      const int prev_zp = i == 0 ? m.input_zp : m.layers.back().out_zp;
+      if (L.in_zp != prev_zp) throw fail("input zero point differs from the output zero point before it");
+      cur = L.out_shape();
+      m.layers.push_back(std::move(L));
+    }
+  } catch (const YAML::Exception& e) {
+    throw NnError(where + ": " + e.what());
+  }
+  return m;
+}
+
+}  // namespace tessera::nn

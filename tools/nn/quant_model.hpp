@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+// An int8 network in the TFLite scheme: activations asymmetric int8 (scale, zero
+// point) per tensor, weights symmetric int8 per output channel, int32 bias at scale
+// in_scale * weight_scale[n], requantization by an int32 multiplier and a right shift
+// per output channel (docs/isa.md, "Numerics"). Stored as a YAML description plus one
+// weight file (int8) and one bias file (int32 little-endian) per layer.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "nn/float_net.hpp"
+
+namespace tessera::nn {
+
+struct QuantLayer : LayerGeometry {
+  std::vector<int8_t> w;          // [K][out_c]
+  std::vector<int32_t> bias;      // [out_c]
+  std::vector<int32_t> multiplier;
+  std::vector<uint8_t> shift;     // real scale of channel n: multiplier[n] / 2^shift[n]
+  std::vector<float> weight_scales;
+  float in_scale = 1, out_scale = 1;
+  int in_zp = 0, out_zp = 0;
+};
+
+struct QuantModel {
+  std::string name;
+  Shape input;
+  float input_scale = 1;  // real input = input_scale * (q - input_zp)
+  int input_zp = 0;
+  std::vector<QuantLayer> layers;
+  int classes() const { return layers.back().out_shape().size(); }
+};
+
+// Writes DIR/NAME.yaml and the layer files next to it.
+void save_model(const QuantModel& m, const std::string& dir);
+// Reads and checks a model (shapes chained, files complete, parameters in range);
+// errors name the file and the layer.
+QuantModel load_model(const std::string& yaml_path);
+
+// M = real_scale as multiplier / 2^shift with multiplier in [2^30, 2^31).
+void quantize_multiplier(double real_scale, int32_t& multiplier, uint8_t& shift);
+
+}  // namespace tessera::nn
