@@ -5,11 +5,12 @@ BUILD   ?= build
 JOBS    ?= 2
 CONFIG  ?= configs/default.yaml
 SEEDS   ?= 100
+BACKEND ?= rtl
 COVERAGE_SEEDS ?= 400
 BIN     := $(BUILD)/bin
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo wave regress coverage lint formal synth isa clean
+.PHONY: help deps build test demo train wave regress coverage lint formal synth isa clean
 
 help: ## list the targets
 	@echo "Tessera targets:"
@@ -28,9 +29,11 @@ build: deps $(BUILD)/CMakeCache.txt ## build the host tools, libraries and tests
 test: build ## run the whole test suite (Catch2 through CTest)
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-demo: build ## assemble the GEMM example and run it from C++ host code on the model
-	$(BIN)/tpu-as --config $(CONFIG) firmware/examples/gemm64.s -o $(BUILD)/gemm64.img
-	$(BIN)/gemm-host --config $(CONFIG) $(BUILD)/gemm64.img
+demo: build ## classify the digits test split with the MLP and the CNN on the RTL (BACKEND=model: golden model)
+	$(BIN)/digits-demo --backend $(BACKEND) --config $(CONFIG)
+
+train: build ## retrain and requantize the digits models into firmware/models (reproduces them bit for bit)
+	$(BIN)/tpu-train --out firmware/models
 
 wave: build ## run PROG=file.s on the RTL with FST waves and a timeline; print the gtkwave command
 	@test -n "$(PROG)" || { echo "usage: make wave PROG=firmware/examples/gemm64.s [CONFIG=...]"; exit 2; }
