@@ -10,7 +10,7 @@ COVERAGE_SEEDS ?= 400
 BIN     := $(BUILD)/bin
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo train wave regress coverage lint formal synth isa clean
+.PHONY: help deps build test demo train bench wave regress coverage lint formal synth isa clean
 
 help: ## list the targets
 	@echo "Tessera targets:"
@@ -34,6 +34,11 @@ demo: build ## classify the digits test split with the MLP and the CNN on the RT
 
 train: build ## retrain and requantize the digits models into firmware/models (reproduces them bit for bit)
 	$(BIN)/tpu-train --out firmware/models
+
+bench: deps ## release build; GEMM utilization sweep, network layers, simulator speeds (JSON in build/bench)
+	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DTESSERA_SANITIZE=OFF
+	cmake --build $(BUILD)-bench -j $(JOBS) --target tpu_bench
+	$(BUILD)-bench/bin/tpu-bench --out $(BUILD)/bench
 
 wave: build ## run PROG=file.s on the RTL with FST waves and a timeline; print the gtkwave command
 	@test -n "$(PROG)" || { echo "usage: make wave PROG=firmware/examples/gemm64.s [CONFIG=...]"; exit 2; }

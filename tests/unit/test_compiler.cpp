@@ -13,9 +13,11 @@
 
 #include "asm/assembler.hpp"
 #include "compiler/compiler.hpp"
+#include "compiler/gemm.hpp"
 #include "driver/device.hpp"
 #include "helpers.hpp"
 #include "nn/reference.hpp"
+#include "reference.hpp"
 
 using namespace tessera;
 using nn::LayerKind;
@@ -217,4 +219,34 @@ TEST_CASE("malformed model files give errors naming the file and the layer", "[c
   write(yaml, "name: m\nlayers: []\n");
   CHECK_THROWS_WITH(nn::load_model(yaml), Catch::Contains("missing 'input'"));
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("the GEMM generator computes requant(A*B) for any size", "[compiler][gemm]") {
+  std::mt19937 rng(test::test_seed() + 2);
+  for (uint32_t n : {4u, 16u}) {
+    Config cfg = test::config_n(n);
+    cfg.ub_rows = 256;  // small, so that M is split into several chunks
+    for (int i = 0; i < 4; ++i) {
+      const int m = 1 + int(rng() % 70), k = 1 + int(rng() % 40), cols = 1 + int(rng() % 40);
+      const compiler::GemmProgram g = compiler::gemm_program(cfg, m, k, cols, 1 << 30, 38);
+      const AsmResult a = assemble_source(g.assembly, "gemm.s", ".", cfg);
+      INFO("N=" << n << " " << m << "x" << k << "x" << cols << "\n" << a.diags.format());
+      REQUIRE(a.image);
+      auto dev = Device::open(cfg);
+      dev->load(*a.image);
+      std::vector<uint8_t> A(size_t(m) * k), B(size_t(k) * cols);
+      for (auto& v : A) v = uint8_t(rng());
+      for (auto& v : B) v = uint8_t(rng());
+      dev->write("a", A);
+      dev->write("b", B);
+      REQUIRE(dev->run().ok());
+      const std::vector<uint8_t> C = dev->read("c");
+      for (int r = 0; r < m; ++r)
+        for (int c = 0; c < cols; ++c) {
+          int64_t dot = 0;
+          for (int t = 0; t < k; ++t) dot += int64_t(int8_t(A[size_t(r) * k + t])) * int8_t(B[size_t(t) * cols + c]);
+          REQUIRE(int8_t(C[size_t(r) * cols + c]) == test::ref_requant(dot, 0, 1 << 30, 38, 0, false));
+        }
+    }
+  }
 }

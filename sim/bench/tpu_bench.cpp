@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: Apache-2.0
+// tpu-bench (make bench): how busy the matrix unit is and how fast the simulators are.
+//  1. GEMM sweep on the RTL (N = 8 and 16), M = K = N from the array size up to 256, at
+//     ample memory bandwidth and at a TPU-v1-like 1 byte per 32 MACs: cycles, ideal
+//     cycles (MACs / N^2), utilization, the stall counters; every run checked against
+//     the golden model.
+//  2. The digits networks layer by layer on the N = 16 core.
+//  3. Simulation speed of the N = 16 core: SystemC testbench, plain Verilator harness,
+//     Icarus Verilog; the golden model's MAC/s.
+// Prints tables and writes them as JSON (--out DIR/bench.json).
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "Vcore_n16.h"
+#include "Vcore_n8.h"
+#include "asm/assembler.hpp"
+#include "bench_runs.hpp"
+#include "bench_systemc.hpp"
+#include "compiler/compiler.hpp"
+#include "compiler/gemm.hpp"
+#include "nn/quant_model.hpp"
+
+using namespace tessera;
+
+namespace {
+
+std::string src(const std::string& rel) { return std::string(TESSERA_SOURCE_DIR) + "/" + rel; }
+
+Image assemble_or_die(const std::string& text, const Config& cfg) {
+  const AsmResult a = assemble_source(text, "bench.s", ".", cfg);
+  if (!a.image) throw std::runtime_error("benchmark program does not assemble:\n" + a.diags.format());
+  return *a.image;
+}
+
+struct Json {
+  std::ostringstream s;
+  bool first = true;
+  void item(const std::string& obj) {
+    s << (first ? "\n    " : ",\n    ") << obj;
+    first = false;
+  }
+};
+
+double pct(double a, double b) { return b > 0 ? 100.0 * a / b : 0.0; }
+
+// 1. GEMM sweep
+template <class V>
+void gemm_sweep(const Config& cfg, Json& json, bool& ok) {
+  const int n = int(cfg.array_size);
+  const double n2 = double(n) * n;
+  struct Bw {
+    const char* name;
+    unsigned bytes;
+  } bws[] = {{"ample", cfg.dma_width / 8}, {"tpu-v1", std::max(1u, unsigned(n * n / 32))}};
+  std::printf("\nGEMM on the RTL, N = %d (%s)\n", n, cfg.summary().c_str());
+  std::printf("  %-11s %-7s %9s %9s %6s %7s %7s %7s %7s %7s\n", "MxKxN", "memory", "cycles", "ideal", "util",
+              "wstall", "wshift", "raw", "dma", "check");
+  for (int size : {n, 32, 64, 128, 256}) {
+    if (size < n || (size == n && n == 32)) continue;
+    const compiler::GemmProgram g = compiler::gemm_program(cfg, size, size, size);
+    const Image img = assemble_or_die(g.assembly, cfg);
+    const auto dram = bench::memory_with(cfg, img, uint32_t(size));
+    for (const Bw& bw : bws) {
+      sim::MemTiming t;
+      t.latency = cfg.testbench.mem_latency;
+      t.bandwidth = bw.bytes;
+      const bench::Measured m = bench::run_plain<V>(cfg, dram, img.entry, t, true);
+      const Counters& c = m.result.counters;
+      const double ideal = double(g.macs) / n2, cycles = double(c.cycles.value_or(0));
+      std::printf("  %-11s %-7s %9.0f %9.0f %5.1f%% %7llu %7llu %7llu %7llu %7s\n",
+                  (std::to_string(size) + "^3").c_str(), bw.name, cycles, ideal, pct(ideal, cycles),
+                  (unsigned long long)c.weight_stall.value_or(0), (unsigned long long)c.weight_shift.value_or(0),
+                  (unsigned long long)c.raw_stall.value_or(0), (unsigned long long)c.dma_wait.value_or(0),
+                  m.match ? "ok" : "MISMATCH");
+      if (!m.match) std::printf("    %s\n", m.report.c_str()), ok = false;
+      std::ostringstream o;
+      o << "{\"n\": " << n << ", \"m\": " << size << ", \"k\": " << size << ", \"cols\": " << size << ", \"memory\": \""
+        << bw.name << "\", \"bytes_per_cycle\": " << bw.bytes << ", \"cycles\": " << cycles
+        << ", \"harness_cycles\": " << m.own_cycles << ", \"ideal_cycles\": " << ideal
+        << ", \"utilization\": " << ideal / cycles << ", \"matrix_active\": " << c.matrix_active.value_or(0)
+        << ", \"weight_stall\": " << c.weight_stall.value_or(0) << ", \"weight_shift\": " << c.weight_shift.value_or(0)
+        << ", \"raw_stall\": " << c.raw_stall.value_or(0) << ", \"dma_wait\": " << c.dma_wait.value_or(0)
+        << ", \"matches_model\": " << (m.match ? "true" : "false") << "}";
+      json.item(o.str());
+    }
+  }
+}
+
+// 2. The digits networks, one layer at a time (each layer compiled as a model of its own).
+void network_layers(const Config& cfg, Json& json) {
+  const double n2 = double(cfg.array_size) * cfg.array_size;
+  std::printf("\nDigits networks on the RTL, N = %u, layer by layer (batch chosen by tpu-cc)\n", cfg.array_size);
+  std::printf("  %-11s %-6s %6s %9s %9s %6s %7s %7s %7s %7s %9s\n", "model", "layer", "batch", "cycles", "ideal",
+              "util", "wstall", "wshift", "raw", "dma", "MAC/byte");
+  for (const char* name : {"digits_mlp", "digits_cnn"}) {
+    const nn::QuantModel model = nn::load_model(src("firmware/models/") + name + ".yaml");
+    for (size_t l = 0; l < model.layers.size(); ++l) {
+      nn::QuantModel one = model;
+      one.layers = {model.layers[l]};
+      one.input = model.layers[l].in;
+      one.input_zp = model.layers[l].in_zp;
+      const compiler::CompiledModel c = compiler::compile_model(one, cfg);
+      const Image img = assemble_or_die(c.assembly, cfg);
+      sim::MemTiming t;
+      t.latency = cfg.testbench.mem_latency;
+      t.bandwidth = cfg.testbench.mem_bandwidth;
+      const bench::Measured m =
+          bench::run_plain<Vcore_n16>(cfg, bench::memory_with(cfg, img, unsigned(l)), img.entry, t, false);
+      const Counters& k = m.result.counters;
+      const double cycles = double(k.cycles.value_or(0)), ideal = double(c.macs) / n2;
+      const double bytes = double(k.dram_read_bytes + k.dram_write_bytes);
+      const std::string kind = model.layers[l].kind == nn::LayerKind::Dense ? "dense" : "conv";
+      std::printf("  %-11s %-6s %6d %9.0f %9.0f %5.1f%% %7llu %7llu %7llu %7llu %9.2f\n", name,
+                  (kind + std::to_string(l)).c_str(), c.batch, cycles, ideal, pct(ideal, cycles),
+                  (unsigned long long)k.weight_stall.value_or(0), (unsigned long long)k.weight_shift.value_or(0),
+                  (unsigned long long)k.raw_stall.value_or(0), (unsigned long long)k.dma_wait.value_or(0),
+                  double(c.macs) / bytes);
+      std::ostringstream o;
+      o << "{\"model\": \"" << name << "\", \"layer\": " << l << ", \"kind\": \"" << kind << "\", \"batch\": " << c.batch
+        << ", \"cycles\": " << cycles << ", \"ideal_cycles\": " << ideal << ", \"utilization\": " << ideal / cycles
+        << ", \"weight_stall\": " << k.weight_stall.value_or(0) << ", \"weight_shift\": " << k.weight_shift.value_or(0)
+        << ", \"raw_stall\": " << k.raw_stall.value_or(0) << ", \"dma_wait\": " << k.dma_wait.value_or(0)
+        << ", \"macs\": " << c.macs << ", \"dram_bytes\": " << bytes << ", \"macs_per_byte\": " << double(c.macs) / bytes
+        << "}";
+      json.item(o.str());
+    }
+  }
+}
+
+// Icarus Verilog on the same image: cycles per second over a short run, start-up excluded.
+double icarus_speed(const Config& cfg, const std::vector<uint8_t>& dram, const std::string& work, uint64_t limit) {
+  const std::string vvp = work + "/icarus_core_tb.vvp", hex = work + "/dram.hex";
+  std::ofstream h(hex);
+  for (uint8_t b : dram) h << std::hex << int(b) << "\n";
+  h.close();
+  const std::string compile = "iverilog -g2005 -o " + vvp + " -I " + src("rtl") + " -y " + src("rtl") +
+                              " -P icarus_core_tb.N=" + std::to_string(cfg.array_size) + " " +
+                              src("sim/bench/icarus_core_tb.v");
+  if (std::system(compile.c_str()) != 0) throw std::runtime_error("iverilog failed: " + compile);
+  auto timed = [&](uint64_t cycles) {
+    const std::string cmd = "vvp -n " + vvp + " +mem=" + hex + " +limit=" + std::to_string(cycles) + " > " + work +
+                            "/icarus.out";
+    const auto t0 = std::chrono::steady_clock::now();
+    if (std::system(cmd.c_str()) != 0) throw std::runtime_error("vvp failed: " + cmd);
+    return bench::since(t0);
+  };
+  const double base = timed(0), run = timed(limit);
+  return double(limit) / std::max(1e-6, run - base);
+}
+
+void simulation_speed(const Config& cfg, const std::string& work, Json& json) {
+  const int size = 128;
+  const compiler::GemmProgram g = compiler::gemm_program(cfg, size, size, size);
+  const Image img = assemble_or_die(g.assembly, cfg);
+  const auto dram = bench::memory_with(cfg, img, 1);
+  sim::MemTiming t;
+  t.latency = cfg.testbench.mem_latency;
+  t.bandwidth = cfg.testbench.mem_bandwidth;
+  const bench::Measured plain = bench::run_plain<Vcore_n16>(cfg, dram, img.entry, t, false);
+  const bench::Measured sc = bench::run_systemc_n16(cfg, dram, img.entry, t);
+  const double plain_cps = double(plain.own_cycles) / plain.seconds;
+  const double sc_cps = double(sc.own_cycles) / sc.seconds;
+  const double icarus_cps = icarus_speed(cfg, dram, work, 3000);
+  // the golden model on the same GEMM, repeated for a measurable time
+  GoldenModel model(cfg);
+  uint64_t macs = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  do {
+    model.dram() = dram;
+    model.start(img.entry);
+    model.run(0);
+    macs += model.counters().macs;
+  } while (bench::since(t0) < 0.5);
+  const double model_macs = double(macs) / bench::since(t0), rtl_macs = double(g.macs) / plain.seconds;
+  std::printf("\nSimulation speed, N = 16, GEMM %dx%dx%d (%llu cycles)\n", size, size, size,
+              (unsigned long long)plain.result.counters.cycles.value_or(0));
+  std::printf("  SystemC testbench        %12.0f cycles/s\n", sc_cps);
+  std::printf("  plain Verilator harness  %12.0f cycles/s\n", plain_cps);
+  std::printf("  Icarus Verilog           %12.0f cycles/s (3000 cycles, start-up excluded)\n", icarus_cps);
+  std::printf("  golden model             %12.3g MAC/s   (RTL, plain harness: %.3g MAC/s)\n", model_macs, rtl_macs);
+  std::printf("  ratios: SystemC / plain Verilator %.2f (target >= 0.6); Verilator / Icarus %.0f; "
+              "model / RTL %.0f (target >= 100)\n",
+              sc_cps / plain_cps, plain_cps / icarus_cps, model_macs / rtl_macs);
+  std::printf("  cycle counts agree: core counter %llu, plain harness %llu, SystemC monitor %llu\n",
+              (unsigned long long)plain.result.counters.cycles.value_or(0), (unsigned long long)plain.own_cycles,
+              (unsigned long long)sc.own_cycles);
+  std::ostringstream o;
+  o << "{\"systemc_cycles_per_s\": " << sc_cps << ", \"verilator_cycles_per_s\": " << plain_cps
+    << ", \"icarus_cycles_per_s\": " << icarus_cps << ", \"model_macs_per_s\": " << model_macs
+    << ", \"rtl_macs_per_s\": " << rtl_macs << ", \"systemc_over_verilator\": " << sc_cps / plain_cps
+    << ", \"verilator_over_icarus\": " << plain_cps / icarus_cps << ", \"model_over_rtl\": " << model_macs / rtl_macs
+    << ", \"core_cycles\": " << plain.result.counters.cycles.value_or(0) << ", \"harness_cycles\": " << plain.own_cycles
+    << ", \"systemc_cycles\": " << sc.own_cycles << "}";
+  json.item(o.str());
+}
+
+}  // namespace
+
+int run_bench(int argc, char** argv) {
+  try {
+    std::string out = "build/bench";
+    for (int i = 1; i + 1 < argc; i += 2)
+      if (std::string(argv[i]) == "--out") out = argv[i + 1];
+    std::filesystem::create_directories(out);
+    const Config n8 = load_config_file(src("configs/n8.yaml")), n16 = load_config_file(src("configs/default.yaml"));
+    bool ok = true;
+    Json gemm, nets, speed;
+    gemm_sweep<Vcore_n8>(n8, gemm, ok);
+    gemm_sweep<Vcore_n16>(n16, gemm, ok);
+    network_layers(n16, nets);
+    simulation_speed(n16, out, speed);
+    std::ofstream j(out + "/bench.json");
+    j << "{\n  \"gemm\": [" << gemm.s.str() << "\n  ],\n  \"networks\": [" << nets.s.str() << "\n  ],\n  \"speed\": ["
+      << speed.s.str() << "\n  ]\n}\n";
+    std::printf("\nwritten: %s/bench.json\n", out.c_str());
+    return ok ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tpu-bench: error: %s\n", e.what());
+    return 1;
+  }
+}
+
+int main(int argc, char** argv) { return run_bench(argc, argv); }
+
+// libsystemc carries a main that calls sc_main; this program's own main is the entry.
+extern "C" int sc_main(int argc, char** argv) { return run_bench(argc, argv); }
