@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: Apache-2.0
+// The host link of a board: framed requests arrive as bytes (from tpu_uart_rx), are
+// checked and executed, and every complete request gets one reply (to tpu_uart_tx).
+//
+// Request: 0x5A, cmd, addr (4 bytes LE), len (2 bytes LE), payload, sum
+//   cmd 1 CSR read (no payload)           reply payload: the 32-bit value (LE)
+//   cmd 2 CSR write (payload: 4 bytes LE) reply payload: none
+//   cmd 3 memory read of len bytes        reply payload: the len bytes
+//   cmd 4 memory write (payload: len bytes)
+// Reply: 0xA5, status, payload, sum. Status: 0 OK, 1 checksum, 2 unknown command,
+// 3 memory range or length (len 1..MaxPayload, addr + len <= MemBytes), 4 bus error
+// (the CSR access answered SLVERR/DECERR). The sum byte makes the bytes after the first
+// add up to 0 mod 256. A request is executed only when its sum is right, so a corrupted
+// frame changes nothing; a frame that stops arriving for TimeoutCycles is dropped
+// without a reply, and the bridge looks for the next 0x5A.
+`default_nettype none
+
+module tpu_uart_bridge #(
+    parameter integer MaxPayload    = 256,
+    parameter integer MemBytes      = 65536,
+    parameter integer TimeoutCycles = 1000000
+) (
+    input  wire        clk_i,
+    input  wire        rst_ni,
+    // bytes in and out
+    input  wire        in_valid_i,
+    input  wire [7:0]  in_data_i,
+    output wire        out_valid_o,
+    input  wire        out_ready_i,
+    output wire [7:0]  out_data_o,
+    // AXI4-Lite master to the core's registers
+    output wire        m_awvalid_o,
+    input  wire        m_awready_i,
+    output wire [7:0]  m_awaddr_o,
+    output wire        m_wvalid_o,
+    input  wire        m_wready_i,
+    output wire [31:0] m_wdata_o,
+    output wire [3:0]  m_wstrb_o,
+    input  wire        m_bvalid_i,
+    output wire        m_bready_o,
+    input  wire [1:0]  m_bresp_i,
+    output wire        m_arvalid_o,
+    input  wire        m_arready_i,
+    output wire [7:0]  m_araddr_o,
+    input  wire        m_rvalid_i,
+    output wire        m_rready_o,
+    input  wire [31:0] m_rdata_i,
+    input  wire [1:0]  m_rresp_i,
+    // device memory, a byte at a time (a read answers with mem_rvalid_i later)
+    output wire        mem_valid_o,
+    input  wire        mem_ready_i,
+    output wire        mem_we_o,
+    output wire [31:0] mem_addr_o,
+    output wire [7:0]  mem_wdata_o,
+    input  wire        mem_rvalid_i,
+    input  wire [7:0]  mem_rdata_i
+);
+  localparam [7:0] ReqSync = 8'h5a, ReplySync = 8'ha5;
+  localparam [7:0] CmdCsrRead = 8'd1, CmdCsrWrite = 8'd2, CmdMemRead = 8'd3, CmdMemWrite = 8'd4;
+  localparam [7:0] StOk = 8'd0, StChecksum = 8'd1, StCommand = 8'd2, StRange = 8'd3, StBus = 8'd4;
+  localparam integer PayBits = $clog2(MaxPayload);  // a buffer index
+  localparam integer TimeBits = $clog2(TimeoutCycles + 1);
+
+  localparam [3:0] SSync = 4'd0, SHdr = 4'd1, SPay = 4'd2, SSum = 4'd3, SExec = 4'd4, SCsrRd = 4'd5,
+                   SCsrWr = 4'd6, SCsrB = 4'd7, SMemWr = 4'd8, SReply = 4'd9, SMemRd = 4'd10,
+                   SMemWait = 4'd11, SData = 4'd12;
+
+  reg [3:0]          state_q;
+  reg [2:0]          hdr_q;        // header byte index 0..6
+  reg [7:0]          cmd_q;
+  reg [31:0]         addr_q;
+  reg [15:0]         len_q;
+  reg [15:0]         idx_q;        // payload byte index (request, memory write, reply)
+  reg [15:0]         pay_q;        // request payload bytes expected
+  reg [7:0]          sum_q;        // request bytes so far, then reply bytes so far
+  reg [7:0]          status_q;
+  reg [31:0]         word_q;       // CSR write value, then CSR read value
+  reg [TimeBits-1:0] quiet_q;      // cycles since the last byte of an incomplete frame
+  reg                ar_done_q, aw_done_q, w_done_q;
+  reg [1:0]          phase_q;      // reply: 0 sync, 1 status, 2 payload, 3 sum
+  reg [7:0]          data_q;       // memory byte read for the reply
+  reg [7:0]          buf_q [0:MaxPayload-1];
+
+  wire receiving = state_q == SHdr || state_q == SPay || state_q == SSum;
+  wire is_mem    = cmd_q == CmdMemRead || cmd_q == CmdMemWrite;
+  wire [32:0] mem_end = {1'b0, addr_q} + {17'd0, len_q};
+  wire range_ok  = len_q != 16'd0 && len_q <= MaxPayload[15:0] && mem_end <= {1'b0, MemBytes[31:0]};
+  wire known_cmd = cmd_q == CmdCsrRead || cmd_q == CmdCsrWrite || is_mem;
+  wire out_fire  = out_valid_o && out_ready_i;
+  wire [15:0] reply_len = status_q != StOk ? 16'd0 :
+                          cmd_q == CmdCsrRead ? 16'd4 : cmd_q == CmdMemRead ? len_q : 16'd0;
+  wire [15:0] pay_len = cmd_q == CmdCsrWrite ? 16'd4 : cmd_q == CmdMemWrite ? {in_data_i, len_q[7:0]} : 16'd0;
+  wire [7:0] reply_byte = state_q == SData ? (cmd_q == CmdCsrRead ? word_q[8*idx_q[1:0] +: 8] : data_q) :
+                          phase_q == 2'd0 ? ReplySync :
+                          phase_q == 2'd1 ? status_q : 8'd0 - sum_q;
+  wire next_is_mem = cmd_q == CmdMemRead;
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      state_q <= SSync;
+      quiet_q <= {TimeBits{1'b0}};
+    end else begin
+      quiet_q <= in_valid_i || !receiving ? {TimeBits{1'b0}} : quiet_q + 1'b1;
+      if (receiving && quiet_q == TimeoutCycles[TimeBits-1:0]) begin
+        state_q <= SSync;  // the rest of the frame never came
+      end else begin
+        case (state_q)
+          SSync: if (in_valid_i && in_data_i == ReqSync) begin
+            state_q <= SHdr;
+            hdr_q   <= 3'd0;
+            sum_q   <= 8'd0;
+          end
+          SHdr: if (in_valid_i) begin
+            sum_q <= sum_q + in_data_i;
+            hdr_q <= hdr_q + 3'd1;
+            case (hdr_q)
+              3'd0: cmd_q <= in_data_i;
+              3'd1: addr_q[7:0] <= in_data_i;
+              3'd2: addr_q[15:8] <= in_data_i;
+              3'd3: addr_q[23:16] <= in_data_i;
+              3'd4: addr_q[31:24] <= in_data_i;
+              3'd5: len_q[7:0] <= in_data_i;
+              default: begin
+                len_q[15:8] <= in_data_i;
+                idx_q       <= 16'd0;
+                pay_q       <= pay_len;
+                state_q     <= pay_len != 16'd0 ? SPay : SSum;
+              end
+            endcase
+          end
+          SPay: if (in_valid_i) begin
+            sum_q <= sum_q + in_data_i;
+            idx_q <= idx_q + 16'd1;
+            if (idx_q < MaxPayload[15:0]) buf_q[idx_q[PayBits-1:0]] <= in_data_i;
+            if (idx_q < 16'd4) word_q[8*idx_q[1:0] +: 8] <= in_data_i;
+            if (idx_q + 16'd1 == pay_q) state_q <= SSum;
+          end
+          SSum: if (in_valid_i) begin
+            status_q <= sum_q + in_data_i != 8'd0 ? StChecksum :
+                        !known_cmd ? StCommand :
+                        is_mem && !range_ok ? StRange : StOk;
+            state_q  <= SExec;
+          end
+          SExec: begin
+            idx_q     <= 16'd0;
+            ar_done_q <= 1'b0;
+            aw_done_q <= 1'b0;
+            w_done_q  <= 1'b0;
+            phase_q   <= 2'd0;
+            sum_q     <= 8'd0;
+            state_q   <= status_q != StOk ? SReply :
+                         cmd_q == CmdCsrRead ? SCsrRd :
+                         cmd_q == CmdCsrWrite ? SCsrWr :
+                         cmd_q == CmdMemWrite ? SMemWr : SReply;
+          end
+          SCsrRd: begin
+            if (m_arready_i) ar_done_q <= 1'b1;
+            if (m_rvalid_i) begin
+              word_q <= m_rdata_i;
+              if (m_rresp_i != 2'b00) status_q <= StBus;
+              state_q <= SReply;
+            end
+          end
+          SCsrWr: begin
+            if (m_awready_i) aw_done_q <= 1'b1;
+            if (m_wready_i) w_done_q <= 1'b1;
+            if ((aw_done_q || m_awready_i) && (w_done_q || m_wready_i)) state_q <= SCsrB;
+          end
+          SCsrB: if (m_bvalid_i) begin
+            if (m_bresp_i != 2'b00) status_q <= StBus;
+            state_q <= SReply;
+          end
+          SMemWr: if (mem_ready_i) begin
+            idx_q <= idx_q + 16'd1;
+            if (idx_q + 16'd1 == len_q) state_q <= SReply;
+          end
+          SReply: if (out_fire) begin
+            if (phase_q != 2'd0) sum_q <= sum_q + reply_byte;
+            case (phase_q)
+              2'd0: phase_q <= 2'd1;
+              2'd1: begin
+                idx_q   <= 16'd0;
+                phase_q <= reply_len != 16'd0 ? 2'd2 : 2'd3;
+                if (reply_len != 16'd0) state_q <= next_is_mem ? SMemRd : SData;
+              end
+              default: state_q <= SSync;
+            endcase
+          end
+          SMemRd: if (mem_ready_i) state_q <= SMemWait;
+          SMemWait: if (mem_rvalid_i) begin
+            data_q  <= mem_rdata_i;
+            state_q <= SData;
+          end
+          SData: if (out_fire) begin
+            sum_q <= sum_q + reply_byte;
+            idx_q <= idx_q + 16'd1;
+            if (idx_q + 16'd1 == reply_len) begin
+              state_q <= SReply;
+              phase_q <= 2'd3;
+            end else if (next_is_mem) begin
+              state_q <= SMemRd;
+            end
+          end
+          default: state_q <= SSync;
+        endcase
+      end
+    end
+  end
+
+  assign out_valid_o = (state_q == SReply && phase_q != 2'd2) || state_q == SData;
+  assign out_data_o  = reply_byte;
+  assign m_arvalid_o = state_q == SCsrRd && !ar_done_q;
+  assign m_araddr_o  = addr_q[7:0];
+  assign m_rready_o  = state_q == SCsrRd;
+  assign m_awvalid_o = state_q == SCsrWr && !aw_done_q;
+  assign m_awaddr_o  = addr_q[7:0];
+  assign m_wvalid_o  = state_q == SCsrWr && !w_done_q;
+  assign m_wdata_o   = word_q;
+  assign m_wstrb_o   = 4'hf;
+  assign m_bready_o  = state_q == SCsrB;
+  assign mem_valid_o = state_q == SMemWr || state_q == SMemRd;
+  assign mem_we_o    = state_q == SMemWr;
+  assign mem_addr_o  = addr_q + {16'd0, idx_q};
+  assign mem_wdata_o = buf_q[idx_q[PayBits-1:0]];
+endmodule
+
+`default_nettype wire
