@@ -24,9 +24,9 @@ Testbench<V>& shared_testbench(const Config& cfg, const std::string& wave_file) 
   if (!tb) {
     tb = new Testbench<V>("tb", cfg, wave_file);
     tb_wave = wave_file;
-  } else if (wave_file != tb_wave) {
+  } else if (wave_file != tb_wave || (!wave_file.empty() && tb->waves_closed())) {
     throw DriverError("the SystemC testbench of this process was made " +
-                      (tb_wave.empty() ? std::string("without waves") : "with waves to " + tb_wave) +
+                      (tb_wave.empty() ? std::string("without waves") : "with waves to " + tb_wave + ", now closed") +
                       "; SystemC cannot make another");
   }
   return *tb;
@@ -45,7 +45,10 @@ class SystemCBackend : public Backend {
     tb_.write_mem(0, zero.data(), zero.size());
     open_now = true;
   }
-  ~SystemCBackend() override { open_now = false; }
+  ~SystemCBackend() override {
+    tb_.close_waves();  // the testbench lives on (SystemC cannot make another): finish the file now
+    open_now = false;
+  }
   std::string name() const override { return "systemc"; }
   void write_mem(uint32_t addr, const uint8_t* data, size_t len) override { tb_.write_mem(addr, data, len); }
   void read_mem(uint32_t addr, uint8_t* data, size_t len) override { tb_.read_mem(addr, data, len); }

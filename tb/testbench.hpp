@@ -72,9 +72,13 @@ class Testbench : public sc_core::sc_module {
     set_memory(memory_settings(cfg));
     SC_THREAD(host);
   }
-  ~Testbench() override {
-    if (wave_) wave_->close();
+  ~Testbench() override { close_waves(); }
+
+  // Finishes the FST file (the trace file stays registered with SystemC, closed).
+  void close_waves() {
+    if (wave_ && wave_->isOpen()) wave_->close();
   }
+  bool waves_closed() const { return wave_ && !wave_->isOpen(); }
 
   const Config& config() const { return cfg_; }
   // Device memory as the host loads it (TLM debug transport: no simulated time).
