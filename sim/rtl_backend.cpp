@@ -33,7 +33,7 @@ class RtlBackend : public Backend {
         const uint64_t retire = d.trace_retire_o;
         if (!d.trace_issue_o && !retire) return;
         std::string text;
-        if (d.trace_issue_o) text = disassemble(d.trace_pc_o);
+        if (d.trace_issue_o) text = instruction_text(sim_.memory().bytes(), d.trace_pc_o);
         timeline.observe(c - start, d.trace_issue_o, d.trace_pc_o, d.trace_op_o, d.trace_slot_o,
                          retire, text);
       };
@@ -57,13 +57,6 @@ class RtlBackend : public Backend {
     o.watchdog_cycles = opts.watchdog_cycles;
     return o;
   }
-  std::string disassemble(uint32_t pc) {
-    if (uint64_t{pc} + kInstrBytes > sim_.memory().bytes().size()) return "?";
-    Instr in;
-    const Word w = load_word(&sim_.memory().bytes()[pc]);
-    return decode(w, in) == DecodeResult::Ok ? format_instr(in) : "(illegal)";
-  }
-
   DeviceOptions opts_;
   CoreSim<V> sim_;
 };

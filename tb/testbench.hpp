@@ -159,7 +159,7 @@ class Testbench : public sc_core::sc_module {
     auto read = [this](uint8_t a) { return lite_.read(a); };
     lite_.write(sim::csr::kIrq, 1);  // clear a pending interrupt from an earlier run
     lite_.write(sim::csr::kEntry, entry);
-    monitor_.start([this](uint32_t pc) { return disassemble(pc); });
+    monitor_.start([this](uint32_t pc) { return sim::instruction_text(memory_.bytes(), pc); });
     watchdog_.arm(watchdog_cycles);
     lite_.write(sim::csr::kControl, sim::csr::kStart | sim::csr::kIrqEnable);
     const sc_core::sc_event_or_list stop = sig_.irq_o.posedge_event() | watchdog_.fired();
@@ -178,12 +178,6 @@ class Testbench : public sc_core::sc_module {
     return res;
   }
 
-  std::string disassemble(uint32_t pc) {
-    const auto& mem = memory_.bytes();
-    if (uint64_t{pc} + kInstrBytes > mem.size()) return "?";
-    Instr in;
-    return decode(load_word(&mem[pc]), in) == DecodeResult::Ok ? format_instr(in) : "(illegal)";
-  }
 
   sc_core::sc_clock clk_;
   CoreSignals<V> sig_;

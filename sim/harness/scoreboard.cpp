@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "isa/isa.hpp"
+#include "timeline.hpp"
 #include "util/hex.hpp"
 
 namespace tessera::sim {
@@ -12,12 +12,7 @@ namespace tessera::sim {
 std::string Expected::last_writer(uint32_t addr) const {
   for (auto w = writes.rbegin(); w != writes.rend(); ++w) {
     if (addr < w->addr || addr >= w->addr + w->len) continue;
-    std::string text = "?";
-    Instr in;
-    if (uint64_t{w->pc} + kInstrBytes <= dram.size() &&
-        decode(load_word(&dram[w->pc]), in) == DecodeResult::Ok)
-      text = format_instr(in);
-    return "pc " + hex(w->pc) + " (" + text + ")";
+    return "pc " + hex(w->pc) + " (" + instruction_text(dram, w->pc) + ")";
   }
   return "no instruction (the byte is from the loaded image)";
 }

@@ -7,6 +7,12 @@
 
 namespace tessera::sim {
 
+std::string instruction_text(const std::vector<uint8_t>& mem, uint32_t pc) {
+  if (uint64_t{pc} + kInstrBytes > mem.size()) return "?";
+  Instr in;
+  return decode(load_word(&mem[pc]), in) == DecodeResult::Ok ? format_instr(in) : "(illegal)";
+}
+
 int unit_of_opcode(unsigned op) {
   switch (static_cast<Opcode>(op)) {
     case Opcode::RHM:

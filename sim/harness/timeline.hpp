@@ -39,6 +39,9 @@ class Timeline {
 };
 
 int unit_of_opcode(unsigned op);
+// The disassembly of the instruction at pc in device memory: "?" past its end,
+// "(illegal)" for a word that does not decode.
+std::string instruction_text(const std::vector<uint8_t>& mem, uint32_t pc);
 const char* unit_name(int unit);
 
 }  // namespace tessera::sim

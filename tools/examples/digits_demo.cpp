@@ -57,9 +57,10 @@ Figures classify(const std::string& models, const std::string& name, const nn::F
   for (size_t first = 0; first < test.size(); first += size_t(c.batch)) {
     const size_t count = std::min(test.size() - first, size_t(c.batch));
     std::vector<uint8_t> input(size_t(c.batch) * c.input_bytes, 0);  // a short last batch is padded
+    std::vector<std::vector<int8_t>> items(count);
     for (size_t i = 0; i < count; ++i) {
-      const auto x = nn::quantize_digit(q, test.images[first + i].data());
-      std::memcpy(&input[i * c.input_bytes], x.data(), x.size());
+      items[i] = nn::quantize_digit(q, test.images[first + i].data());
+      std::memcpy(&input[i * c.input_bytes], items[i].data(), items[i].size());
     }
     std::vector<uint8_t> logits[2];
     Device* devices[2] = {dev.get(), gold.get()};
@@ -80,7 +81,7 @@ Figures classify(const std::string& models, const std::string& name, const nn::F
       const int8_t* core = reinterpret_cast<const int8_t*>(&logits[0][i * classes]);
       const int8_t* model = reinterpret_cast<const int8_t*>(&logits[1][i * classes]);
       const int label = test.labels[first + i];
-      const auto ref = nn::reference_logits(q, nn::quantize_digit(q, test.images[first + i].data()));
+      const auto ref = nn::reference_logits(q, items[i]);
       f.right += nn::argmax_i8(core, int(classes)) == label;
       f.agree += std::memcmp(core, model, classes) == 0;
       f.ref_agree += std::memcmp(core, ref.data(), classes) == 0;
