@@ -22,7 +22,7 @@
 #include "axil_master.hpp"
 #include "config/config.hpp"
 #include "core_signals.hpp"
-#include "csr_access.hpp"
+#include "driver/csr_access.hpp"
 #include "driver/device.hpp"
 #include "monitor.hpp"
 #include "tlm_memory.hpp"

@@ -16,7 +16,7 @@
 #include <string>
 
 #include "axi_slave.hpp"
-#include "csr_access.hpp"
+#include "driver/csr_access.hpp"
 #include "hang_report.hpp"
 #include "memory_target.hpp"
 #include "config/config.hpp"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/cli_common.hpp"
 
+#include <algorithm>
 #include <fstream>
 
 namespace tessera::cli {
@@ -57,6 +58,26 @@ uint64_t parse_number(const std::string& text, const char* what) {
   if (used == 0 || used != text.size())
     throw CliError{std::string(what) + " must be a non-negative number, got '" + text + "'"};
   return v;
+}
+
+const char* const kLinkUsage =
+    "  --port     (uart) the board's serial port, e.g. /dev/ttyUSB1 (tpu-board-sim prints its own)\n"
+    "  --baud     (uart) baud rate (default 115200, as the board's bitstream)\n"
+    "  --link-timeout MS, --link-tries N  (uart) wait per reply (default 500), attempts per request (4)\n";
+
+bool link_option(Args& args, DeviceOptions& opts) {
+  std::string value;
+  if (args.option("--port", opts.port)) return true;
+  if (args.option("--baud", value)) {
+    opts.baud = unsigned(parse_number(value, "--baud"));
+  } else if (args.option("--link-timeout", value)) {
+    opts.link_timeout_ms = int(std::min<uint64_t>(parse_number(value, "--link-timeout"), 3600000));
+  } else if (args.option("--link-tries", value)) {
+    opts.link_tries = int(std::min<uint64_t>(parse_number(value, "--link-tries"), 1000));
+  } else {
+    return false;
+  }
+  return true;
 }
 
 }  // namespace tessera::cli

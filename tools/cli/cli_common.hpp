@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "driver/device.hpp"
 
 namespace tessera::cli {
 
@@ -34,5 +35,10 @@ class Args {
 Config load_config_arg(const std::string& path);  // "" = the default configuration
 void write_file_bytes(const std::string& path, const std::vector<uint8_t>& bytes);
 uint64_t parse_number(const std::string& text, const char* what);
+
+// The board link's options, shared by every tool that opens a device: --port, --baud,
+// --link-timeout MS, --link-tries N. True if the current argument was one of them.
+bool link_option(Args& args, DeviceOptions& opts);
+extern const char* const kLinkUsage;
 
 }  // namespace tessera::cli

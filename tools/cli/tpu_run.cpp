@@ -14,12 +14,13 @@
 using namespace tessera;
 
 static const char* kUsage =
-    "usage: tpu-run [--backend model|rtl|systemc] [--config FILE] IMAGE.img [--in SYM=FILE]...\n"
+    "usage: tpu-run [--backend model|rtl|systemc|uart] [--config FILE] IMAGE.img [--in SYM=FILE]...\n"
     "               [--out SYM=FILE]... [--max-cycles N] [--bus-error LO:HI]... [--quiet]\n"
     "               [--wave FILE.fst [--wave-from CYCLE] [--wave-to CYCLE]] [--trace FILE.json]\n"
-    "               [--watchdog CYCLES]\n"
+    "               [--watchdog CYCLES] [--port DEV [--baud B]]\n"
     "  --backend  model: the golden model; rtl: the Verilated core of the configuration\n"
-    "             in a plain C++ harness; systemc: the same core in the SystemC/TLM testbench\n"
+    "             in a plain C++ harness; systemc: the same core in the SystemC/TLM testbench;\n"
+    "             uart: a board (docs/fpga.md) on --port\n"
     "  --in   writes FILE (raw bytes, or the data of a .npy array) to symbol SYM\n"
     "  --out  saves symbol SYM after the run (as .npy int8 if FILE ends in .npy)\n"
     "  --max-cycles  stop after N cycles (model backend: N instructions); 0 = none\n"
@@ -27,7 +28,8 @@ static const char* kUsage =
     "                (LO and HI multiples of 64)\n"
     "  --wave     (rtl, systemc) write FST waves; rtl: optionally only of cycles [FROM, TO]\n"
     "  --trace    (rtl, systemc) write the instruction timeline as Chrome trace-event JSON\n"
-    "  --watchdog (rtl, systemc) report a hang after CYCLES without progress (default 100000)\n"
+    "  --watchdog (rtl, systemc, uart) report a hang after CYCLES without progress (default 100000)\n"
+    "%s"
     "  Exit code 0 only when the program reached HALT with no error.\n";
 
 namespace {
@@ -77,7 +79,7 @@ int run_tool(int argc, char** argv) {
     bool quiet = false;
     while (!args.done()) {
       if (args.flag("--help") || args.flag("-h")) {
-        std::fputs(kUsage, stdout);
+        std::printf(kUsage, cli::kLinkUsage);
         return 0;
       }
       if (args.flag("--quiet")) quiet = true;
@@ -88,6 +90,7 @@ int run_tool(int argc, char** argv) {
       else if (args.option("--wave", opts.wave_file) || args.option("--trace", opts.trace_file)) {}
       else if (args.option("--wave-from", value)) opts.wave_from = cli::parse_number(value, "--wave-from");
       else if (args.option("--wave-to", value)) opts.wave_to = cli::parse_number(value, "--wave-to");
+      else if (cli::link_option(args, opts)) {}
       else if (args.option("--watchdog", value)) opts.watchdog_cycles = cli::parse_number(value, "--watchdog");
       else if (args.option("--bus-error", value)) {
         const size_t colon = value.find(':');
@@ -101,7 +104,7 @@ int run_tool(int argc, char** argv) {
       }
     }
     if (image_path.empty()) {
-      std::fputs(kUsage, stderr);
+      std::fprintf(stderr, kUsage, cli::kLinkUsage);
       return 2;
     }
     opts.backend = parse_backend_name(backend);

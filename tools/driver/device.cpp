@@ -2,13 +2,14 @@
 #include "driver/device.hpp"
 
 #include "driver/model_backend.hpp"
+#include "driver/uart_backend.hpp"
 
 namespace tessera {
 
 namespace {
 // Factories of the backends that live outside this library, by BackendKind.
 BackendFactory& factory_of(BackendKind kind) {
-  static BackendFactory f[3] = {};
+  static BackendFactory f[4] = {};
   return f[static_cast<int>(kind)];
 }
 }  // namespace
@@ -21,7 +22,8 @@ BackendKind parse_backend_name(const std::string& name) {
   if (name == "model") return BackendKind::Model;
   if (name == "rtl") return BackendKind::Rtl;
   if (name == "systemc") return BackendKind::SystemC;
-  throw DriverError("unknown backend '" + name + "' (available: model, rtl, systemc)");
+  if (name == "uart") return BackendKind::Uart;
+  throw DriverError("unknown backend '" + name + "' (available: model, rtl, systemc, uart)");
 }
 
 Device::Device(const Config& cfg, std::unique_ptr<Backend> backend)
@@ -46,6 +48,12 @@ std::unique_ptr<Device> Device::open(const Config& cfg, const DeviceOptions& opt
         throw DriverError(std::string("this program was built without the ") +
                           (opts.backend == BackendKind::Rtl ? "RTL" : "SystemC") + " backend");
       return std::make_unique<Device>(cfg, factory_of(opts.backend)(cfg, opts));
+    case BackendKind::Uart:
+      if (!opts.wave_file.empty() || !opts.trace_file.empty())
+        throw DriverError("waves and traces need a simulated core (--backend rtl or systemc)");
+      if (!opts.bus_errors.empty())
+        throw DriverError("bus-error ranges exist only in simulation; a board has none");
+      return std::make_unique<Device>(cfg, make_uart_backend(cfg, opts));
   }
   throw DriverError("unsupported backend");
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The host driver: one API over every backend (golden model now; RTL and FPGA later).
+// The host driver: one API over every backend (golden model, RTL, SystemC, a board).
 #pragma once
 
 #include <cstdint>
@@ -45,8 +45,9 @@ class Backend {
 };
 
 // Model: the golden model. Rtl: the Verilated core in a plain C++ harness (fast).
-// SystemC: the Verilated core in the SystemC/TLM-2.0 testbench (tb/).
-enum class BackendKind { Model, Rtl, SystemC };
+// SystemC: the Verilated core in the SystemC/TLM-2.0 testbench (tb/). Uart: a board
+// (or the simulated board) over its serial host link.
+enum class BackendKind { Model, Rtl, SystemC, Uart };
 
 struct DeviceOptions {
   BackendKind backend = BackendKind::Model;
@@ -60,6 +61,12 @@ struct DeviceOptions {
   uint64_t wave_from = 0, wave_to = ~uint64_t{0};
   std::string trace_file;
   uint64_t watchdog_cycles = 100000;
+  // Uart backend only: the serial port, its baud rate, how long to wait for each reply
+  // and how often to send a request before giving up.
+  std::string port;
+  unsigned baud = 115200;
+  int link_timeout_ms = 500;
+  int link_tries = 4;
 };
 
 // Backends that live outside the driver library (the RTL backend needs the Verilated

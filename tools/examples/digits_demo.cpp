@@ -21,7 +21,8 @@
 using namespace tessera;
 
 static const char* kUsage =
-    "usage: digits-demo [--backend rtl|systemc|model] [--config FILE] [--models DIR] [--data CSV]\n";
+    "usage: digits-demo [--backend rtl|systemc|model|uart] [--config FILE] [--models DIR] [--data CSV]\n"
+    "                   [--port DEV [--baud B]]\n";
 
 namespace {
 
@@ -101,18 +102,18 @@ int run_demo(int argc, char** argv) {
     tb::register_systemc_backend();
     cli::Args args(argc, argv);
     std::string backend = "rtl", config_path, models = "firmware/models", data = "firmware/data/digits/digits.csv";
+    DeviceOptions opts;
     while (!args.done()) {
       if (args.flag("--help") || args.flag("-h")) {
         std::fputs(kUsage, stdout);
         return 0;
       }
       if (args.option("--backend", backend) || args.option("--config", config_path) ||
-          args.option("--models", models) || args.option("--data", data))
+          args.option("--models", models) || args.option("--data", data) || cli::link_option(args, opts))
         continue;
       throw cli::CliError{"unexpected argument '" + args.positional() + "'\n" + kUsage};
     }
     const Config cfg = cli::load_config_arg(config_path);
-    DeviceOptions opts;
     opts.backend = parse_backend_name(backend);
     const nn::Digits test = nn::split_digits(nn::load_digits_csv(data)).test;
     std::printf("Tessera digits demo: %zu test images on the %s backend, core %s\n", test.size(), backend.c_str(),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The core's register map (rtl/tpu_csr.v) and what a host does with it after a run,
-// written once for every harness: `read` is any callable uint32_t(uint8_t address)
-// that performs an AXI4-Lite read.
+// written once for every harness and for the UART backend: `read` is any callable
+// uint32_t(uint8_t address) that performs a register read.
 #pragma once
 
 #include <cstdint>

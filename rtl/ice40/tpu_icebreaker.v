@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// Board top for the iCEBreaker (iCE40 UP5K, 12 MHz oscillator, FTDI UART): the board
+// system (rtl/tpu_board_soc.v) on the oscillator clock, with device memory in SPRAM.
+// Reset: at power-up, and while the user button is held. LEDs (active low): green while
+// a finished run is waiting for the host, red blinks to show the bitstream is alive.
+// Pins: icebreaker.pcf.
+`default_nettype none
+
+module tpu_icebreaker #(
+    parameter integer ArraySize     = 4,
+    parameter integer UbRows        = 1024,
+    parameter integer AccRows       = 512,
+    parameter integer WfifoDepth    = 4,
+    parameter integer DmaWidth      = 32,
+    parameter integer DramBytes     = 65536,
+    parameter integer ClksPerBit    = 104,     // 12 MHz / 115200 baud
+    parameter integer TimeoutCycles = 1200000  // 0.1 s
+) (
+    input  wire clk_i,
+    input  wire btn_ni,
+    input  wire uart_rx_i,
+    output wire uart_tx_o,
+    output wire led_red_no,
+    output wire led_green_no
+);
+  localparam integer WordBits = $clog2(DramBytes / (DmaWidth / 8));
+
+  // Reset: 16 cycles after configuration (flip-flops start at zero), and the button,
+  // synchronized.
+  reg [4:0] por_q = 5'd0;
+  reg [1:0] btn_q = 2'b00;
+  always @(posedge clk_i) begin
+    btn_q <= {btn_q[0], btn_ni};
+    if (!btn_q[1]) por_q <= 5'd0;
+    else if (!por_q[4]) por_q <= por_q + 5'd1;
+  end
+  wire rst_n = por_q[4];
+
+  wire                  irq, ram_en;
+  wire [DmaWidth/8-1:0] ram_we;
+  wire [WordBits-1:0]   ram_addr;
+  wire [DmaWidth-1:0]   ram_wdata, ram_rdata;
+  tpu_board_soc #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
+                  .WfifoDepth(WfifoDepth), .DmaWidth(DmaWidth), .DramBytes(DramBytes),
+                  .ClksPerBit(ClksPerBit), .TimeoutCycles(TimeoutCycles)) u_soc (
+      .clk_i, .rst_ni(rst_n), .uart_rx_i, .uart_tx_o, .irq_o(irq),
+      .ram_en_o(ram_en), .ram_we_o(ram_we), .ram_addr_o(ram_addr), .ram_wdata_o(ram_wdata),
+      .ram_rdata_i(ram_rdata));
+
+  tpu_ice40_spram #(.DataWidth(DmaWidth), .MemBytes(DramBytes)) u_ram (
+      .clk_i, .en_i(ram_en), .we_i(ram_we), .addr_i(ram_addr), .wdata_i(ram_wdata),
+      .rdata_o(ram_rdata));
+
+  reg [23:0] blink_q = 24'd0;
+  always @(posedge clk_i) blink_q <= blink_q + 24'd1;
+  assign led_red_no   = !blink_q[23];
+  assign led_green_no = !irq;
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: Apache-2.0
+// Device memory of a board: one single-port RAM of DataWidth-bit words (iCE40 SPRAM, or
+// any synchronous RAM with the read data the cycle after the address) shared by the
+// core's AXI4 master and the host link's byte port.
+//
+// One access at a time, the byte port first (the host touches memory between runs and
+// must not starve behind a long run's traffic). AXI bursts are INCR, one beat every two
+// cycles; a beat outside MemBytes answers SLVERR and writes nothing. The byte port is
+// only ever given addresses the host link has already range-checked.
+`default_nettype none
+
+module tpu_board_mem #(
+    parameter integer DataWidth = 32,
+    parameter integer MemBytes  = 65536
+) (
+    input  wire                   clk_i,
+    input  wire                   rst_ni,
+    // AXI4 slave (the core)
+    input  wire                   s_arvalid_i,
+    output wire                   s_arready_o,
+    input  wire [31:0]            s_araddr_i,
+    input  wire [7:0]             s_arlen_i,
+    output wire                   s_rvalid_o,
+    input  wire                   s_rready_i,
+    output wire [DataWidth-1:0]   s_rdata_o,
+    output wire [1:0]             s_rresp_o,
+    output wire                   s_rlast_o,
+    input  wire                   s_awvalid_i,
+    output wire                   s_awready_o,
+    input  wire [31:0]            s_awaddr_i,
+    input  wire [7:0]             s_awlen_i,
+    input  wire                   s_wvalid_i,
+    output wire                   s_wready_o,
+    input  wire [DataWidth-1:0]   s_wdata_i,
+    input  wire [DataWidth/8-1:0] s_wstrb_i,
+    input  wire                   s_wlast_i,
+    output wire                   s_bvalid_o,
+    input  wire                   s_bready_i,
+    output wire [1:0]             s_bresp_o,
+    // byte port (the host link)
+    input  wire                   byte_valid_i,
+    output wire                   byte_ready_o,
+    input  wire                   byte_we_i,
+    input  wire [31:0]            byte_addr_i,
+    input  wire [7:0]             byte_wdata_i,
+    output wire                   byte_rvalid_o,
+    output wire [7:0]             byte_rdata_o,
+    // the RAM
+    output wire                   ram_en_o,
+    output wire [DataWidth/8-1:0] ram_we_o,     // byte write enables; none: a read
+    output wire [WordBits-1:0]    ram_addr_o,
+    output wire [DataWidth-1:0]   ram_wdata_o,
+    input  wire [DataWidth-1:0]   ram_rdata_i
+);
+  localparam integer Lanes    = DataWidth / 8;
+  localparam integer LaneBits = $clog2(DataWidth / 8);
+  localparam integer Words    = MemBytes / (DataWidth / 8);
+  localparam integer WordBits = $clog2(MemBytes / (DataWidth / 8));
+  localparam integer IdxBits  = 32 - LaneBits;  // a word index of the whole address space
+  localparam [IdxBits-1:0] WordsI = Words[IdxBits-1:0];
+  localparam [2:0] SIdle = 3'd0, SRdRam = 3'd1, SRdBeat = 3'd2, SWrBeat = 3'd3, SWrResp = 3'd4,
+                   SByteRd = 3'd5;
+
+  reg [2:0]          state_q;
+  reg [IdxBits-1:0]  word_q;     // the current beat's word
+  reg [7:0]          left_q;     // beats after the current one
+  reg                err_q;      // a write beat fell outside memory
+  reg [LaneBits-1:0] lane_q;     // byte-port read: the lane to answer with
+
+  wire in_range  = word_q < WordsI;
+  wire take_byte = state_q == SIdle && byte_valid_i;
+  wire take_ar   = state_q == SIdle && !byte_valid_i && s_arvalid_i;
+  wire take_aw   = state_q == SIdle && !byte_valid_i && !s_arvalid_i && s_awvalid_i;
+  wire r_fire    = state_q == SRdBeat && s_rready_i;
+  wire w_fire    = state_q == SWrBeat && s_wvalid_i;
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      state_q <= SIdle;
+    end else begin
+      case (state_q)
+        SIdle: begin
+          if (take_byte) state_q <= byte_we_i ? SIdle : SByteRd;
+          else if (take_ar) state_q <= SRdRam;
+          else if (take_aw) state_q <= SWrBeat;
+        end
+        SRdRam:  state_q <= SRdBeat;
+        SRdBeat: if (r_fire) state_q <= (left_q == 8'd0) ? SIdle : SRdRam;
+        SWrBeat: if (w_fire && (s_wlast_i || left_q == 8'd0)) state_q <= SWrResp;
+        SWrResp: if (s_bready_i) state_q <= SIdle;
+        SByteRd: state_q <= SIdle;
+        default: state_q <= SIdle;
+      endcase
+    end
+  end
+
+  always @(posedge clk_i) begin
+    if (take_ar) begin
+      word_q <= s_araddr_i[31:LaneBits];
+      left_q <= s_arlen_i;
+    end else if (take_aw) begin
+      word_q <= s_awaddr_i[31:LaneBits];
+      left_q <= s_awlen_i;
+      err_q  <= 1'b0;
+    end else if (r_fire || w_fire) begin
+      word_q <= word_q + 1'b1;
+      left_q <= left_q - 8'd1;
+      if (w_fire && !in_range) err_q <= 1'b1;
+    end
+    if (take_byte) lane_q <= byte_addr_i[LaneBits-1:0];
+  end
+
+  // The RAM: a byte access in idle, a read beat's address, a write beat's data.
+  wire [WordBits-1:0] byte_word = byte_addr_i[WordBits+LaneBits-1:LaneBits];
+  wire [Lanes-1:0]    byte_we   = byte_we_i ? ({{(Lanes-1){1'b0}}, 1'b1} << byte_addr_i[LaneBits-1:0])
+                                            : {Lanes{1'b0}};
+  assign ram_en_o    = take_byte || (state_q == SRdRam && in_range) || (w_fire && in_range);
+  assign ram_we_o    = take_byte ? byte_we : (w_fire ? s_wstrb_i : {Lanes{1'b0}});
+  assign ram_addr_o  = take_byte ? byte_word : word_q[WordBits-1:0];
+  assign ram_wdata_o = take_byte ? {Lanes{byte_wdata_i}} : s_wdata_i;
+
+  // The read data stays on the RAM's output until its next access, which is never
+  // before the beat (or the byte) has been taken.
+  reg rd_err_q;
+  always @(posedge clk_i) if (state_q == SRdRam) rd_err_q <= !in_range;
+
+  assign s_arready_o   = take_ar;
+  assign s_awready_o   = take_aw;
+  assign s_rvalid_o    = state_q == SRdBeat;
+  assign s_rdata_o     = rd_err_q ? {DataWidth{1'b0}} : ram_rdata_i;
+  assign s_rresp_o     = rd_err_q ? 2'b10 : 2'b00;
+  assign s_rlast_o     = left_q == 8'd0;
+  assign s_wready_o    = state_q == SWrBeat;
+  assign s_bvalid_o    = state_q == SWrResp;
+  assign s_bresp_o     = err_q ? 2'b10 : 2'b00;
+  assign byte_ready_o  = take_byte;
+  assign byte_rvalid_o = state_q == SByteRd;
+  assign byte_rdata_o  = ram_rdata_i[lane_q*8 +: 8];
+
+  wire unused_high = ^byte_addr_i[31:WordBits+LaneBits];  // range-checked by the host link
+  wire unused_lane = ^{s_araddr_i[LaneBits-1:0], s_awaddr_i[LaneBits-1:0]};  // bursts are aligned
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+// Everything a board carries except its RAM macros, clock and reset: the core, its
+// device memory controller and the UART host link (docs/fpga.md has the protocol).
+// A board top (rtl/ice40/) adds the RAM on the ram_* port, the clock and a reset.
+`default_nettype none
+
+module tpu_board_soc #(
+    parameter integer ArraySize     = 4,
+    parameter integer UbRows        = 1024,
+    parameter integer AccRows       = 512,
+    parameter integer WfifoDepth    = 4,
+    parameter integer DmaWidth      = 32,
+    parameter integer DramBytes     = 65536,
+    parameter integer Slots         = 8,
+    parameter integer QueueDepth    = 4,
+    parameter integer MaxBeats      = 16,
+    parameter integer ClksPerBit    = 104,      // clock / baud: 12 MHz, 115200 baud
+    parameter integer MaxPayload    = 256,      // bytes per memory request
+    parameter integer TimeoutCycles = 1200000   // a frame silent this long is dropped (0.1 s)
+) (
+    input  wire                  clk_i,
+    input  wire                  rst_ni,
+    input  wire                  uart_rx_i,
+    output wire                  uart_tx_o,
+    output wire                  irq_o,       // a run ended (until the host clears it)
+    output wire                  ram_en_o,
+    output wire [DmaWidth/8-1:0] ram_we_o,
+    output wire [WordBits-1:0]   ram_addr_o,
+    output wire [DmaWidth-1:0]   ram_wdata_o,
+    input  wire [DmaWidth-1:0]   ram_rdata_i
+);
+  localparam integer WordBits = $clog2(DramBytes / (DmaWidth / 8));
+  localparam integer SlotBits = (Slots > 1) ? $clog2(Slots) : 1;
+
+  // ---- host link -------------------------------------------------------------------
+  wire       rx_valid, tx_valid, tx_ready;
+  wire [7:0] rx_data, tx_data;
+  tpu_uart_rx #(.ClksPerBit(ClksPerBit)) u_rx (
+      .clk_i, .rst_ni, .rx_i(uart_rx_i), .valid_o(rx_valid), .data_o(rx_data));
+  tpu_uart_tx #(.ClksPerBit(ClksPerBit)) u_tx (
+      .clk_i, .rst_ni, .valid_i(tx_valid), .ready_o(tx_ready), .data_i(tx_data), .tx_o(uart_tx_o));
+
+  wire        l_awvalid, l_awready, l_wvalid, l_wready, l_bvalid, l_bready;
+  wire        l_arvalid, l_arready, l_rvalid, l_rready;
+  wire [7:0]  l_awaddr, l_araddr;
+  wire [31:0] l_wdata, l_rdata;
+  wire [3:0]  l_wstrb;
+  wire [1:0]  l_bresp, l_rresp;
+  wire        b_valid, b_ready, b_we, b_rvalid;
+  wire [31:0] b_addr;
+  wire [7:0]  b_wdata, b_rdata;
+  tpu_uart_bridge #(.MaxPayload(MaxPayload), .MemBytes(DramBytes), .TimeoutCycles(TimeoutCycles)) u_bridge (
+      .clk_i, .rst_ni,
+      .in_valid_i(rx_valid), .in_data_i(rx_data),
+      .out_valid_o(tx_valid), .out_ready_i(tx_ready), .out_data_o(tx_data),
+      .m_awvalid_o(l_awvalid), .m_awready_i(l_awready), .m_awaddr_o(l_awaddr),
+      .m_wvalid_o(l_wvalid), .m_wready_i(l_wready), .m_wdata_o(l_wdata), .m_wstrb_o(l_wstrb),
+      .m_bvalid_i(l_bvalid), .m_bready_o(l_bready), .m_bresp_i(l_bresp),
+      .m_arvalid_o(l_arvalid), .m_arready_i(l_arready), .m_araddr_o(l_araddr),
+      .m_rvalid_i(l_rvalid), .m_rready_o(l_rready), .m_rdata_i(l_rdata), .m_rresp_i(l_rresp),
+      .mem_valid_o(b_valid), .mem_ready_i(b_ready), .mem_we_o(b_we), .mem_addr_o(b_addr),
+      .mem_wdata_o(b_wdata), .mem_rvalid_i(b_rvalid), .mem_rdata_i(b_rdata));
+
+  // ---- the core ----------------------------------------------------------------------
+  wire                  arvalid, arready, rvalid, rready, rlast;
+  wire                  awvalid, awready, wvalid, wready, wlast, bvalid, bready;
+  wire [31:0]           araddr, awaddr;
+  wire [7:0]            arlen, awlen;
+  wire [2:0]            arsize, awsize;
+  wire [1:0]            arburst, awburst, rresp, bresp;
+  wire [DmaWidth-1:0]   rdata, wdata;
+  wire [DmaWidth/8-1:0] wstrb;
+  // Observation ports for simulation monitors; a board has no use for them.
+  wire                  unused_trace_issue;
+  wire [31:0]           unused_trace_pc;
+  wire [3:0]            unused_trace_op, unused_busy;
+  wire [SlotBits-1:0]   unused_trace_slot;
+  wire [Slots-1:0]      unused_trace_retire;
+  wire [31:0]           unused_queues;
+  tpu_core #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth),
+             .DmaWidth(DmaWidth), .DramBytes(DramBytes), .Slots(Slots), .QueueDepth(QueueDepth),
+             .MaxBeats(MaxBeats)) u_core (
+      .clk_i, .rst_ni,
+      .s_axil_awvalid_i(l_awvalid), .s_axil_awready_o(l_awready), .s_axil_awaddr_i(l_awaddr),
+      .s_axil_wvalid_i(l_wvalid), .s_axil_wready_o(l_wready), .s_axil_wdata_i(l_wdata),
+      .s_axil_wstrb_i(l_wstrb), .s_axil_bvalid_o(l_bvalid), .s_axil_bready_i(l_bready),
+      .s_axil_bresp_o(l_bresp), .s_axil_arvalid_i(l_arvalid), .s_axil_arready_o(l_arready),
+      .s_axil_araddr_i(l_araddr), .s_axil_rvalid_o(l_rvalid), .s_axil_rready_i(l_rready),
+      .s_axil_rdata_o(l_rdata), .s_axil_rresp_o(l_rresp),
+      .m_axi_arvalid_o(arvalid), .m_axi_arready_i(arready), .m_axi_araddr_o(araddr),
+      .m_axi_arlen_o(arlen), .m_axi_arsize_o(arsize), .m_axi_arburst_o(arburst),
+      .m_axi_rvalid_i(rvalid), .m_axi_rready_o(rready), .m_axi_rdata_i(rdata),
+      .m_axi_rresp_i(rresp), .m_axi_rlast_i(rlast),
+      .m_axi_awvalid_o(awvalid), .m_axi_awready_i(awready), .m_axi_awaddr_o(awaddr),
+      .m_axi_awlen_o(awlen), .m_axi_awsize_o(awsize), .m_axi_awburst_o(awburst),
+      .m_axi_wvalid_o(wvalid), .m_axi_wready_i(wready), .m_axi_wdata_o(wdata),
+      .m_axi_wstrb_o(wstrb), .m_axi_wlast_o(wlast),
+      .m_axi_bvalid_i(bvalid), .m_axi_bready_o(bready), .m_axi_bresp_i(bresp),
+      .irq_o,
+      .trace_issue_o(unused_trace_issue), .trace_pc_o(unused_trace_pc),
+      .trace_op_o(unused_trace_op), .trace_slot_o(unused_trace_slot),
+      .trace_retire_o(unused_trace_retire), .dbg_unit_busy_o(unused_busy),
+      .dbg_queue_count_o(unused_queues));
+  // The core always asks for full-width INCR bursts; the memory needs neither field.
+  wire unused_axi = ^{arsize, awsize, arburst, awburst};
+
+  // ---- device memory -----------------------------------------------------------------
+  tpu_board_mem #(.DataWidth(DmaWidth), .MemBytes(DramBytes)) u_mem (
+      .clk_i, .rst_ni,
+      .s_arvalid_i(arvalid), .s_arready_o(arready), .s_araddr_i(araddr), .s_arlen_i(arlen),
+      .s_rvalid_o(rvalid), .s_rready_i(rready), .s_rdata_o(rdata), .s_rresp_o(rresp),
+      .s_rlast_o(rlast),
+      .s_awvalid_i(awvalid), .s_awready_o(awready), .s_awaddr_i(awaddr), .s_awlen_i(awlen),
+      .s_wvalid_i(wvalid), .s_wready_o(wready), .s_wdata_i(wdata), .s_wstrb_i(wstrb),
+      .s_wlast_i(wlast), .s_bvalid_o(bvalid), .s_bready_i(bready), .s_bresp_o(bresp),
+      .byte_valid_i(b_valid), .byte_ready_o(b_ready), .byte_we_i(b_we), .byte_addr_i(b_addr),
+      .byte_wdata_i(b_wdata), .byte_rvalid_o(b_rvalid), .byte_rdata_o(b_rdata),
+      .ram_en_o, .ram_we_o, .ram_addr_o, .ram_wdata_o, .ram_rdata_i);
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "driver/uart_backend.hpp"
+
+#include "driver/csr_access.hpp"
+#include "driver/uart_link.hpp"
+
+namespace tessera {
+
+namespace {
+
+constexpr uint32_t kCoreId = 0x54535241;  // "TSRA" (rtl/tpu_csr.v)
+
+class UartBackend : public Backend {
+ public:
+  UartBackend(const Config& cfg, const DeviceOptions& opts)
+      : link_(std::make_unique<SerialPort>(opts.port, opts.baud), link_options(opts)),
+        watchdog_cycles_(opts.watchdog_cycles) {
+    const auto read = [this](uint8_t a) { return link_.csr_read(a); };
+    const uint32_t id = read(sim::csr::kId);
+    if (id != kCoreId)
+      throw DriverError("the device on " + opts.port + " is not a Tessera core (ID register " + hex(id) + ")");
+    try {
+      sim::check_core_config(read, cfg);
+    } catch (const sim::SimError& e) {
+      throw DriverError(std::string("board on ") + opts.port + ": " + e.what());
+    }
+  }
+
+  std::string name() const override { return "uart " + link_.port_name(); }
+  void write_mem(uint32_t addr, const uint8_t* data, size_t len) override { link_.mem_write(addr, data, len); }
+  void read_mem(uint32_t addr, uint8_t* data, size_t len) override { link_.mem_read(addr, data, len); }
+
+  // Starts the core and polls STATUS. A run over max_cycles, or one that makes no
+  // progress (no counter moves) for the watchdog's cycles, is stopped by a soft reset.
+  RunResult run(uint32_t entry, const RunLimits& limits) override {
+    link_.csr_write(sim::csr::kIrq, 1);
+    link_.csr_write(sim::csr::kEntry, entry);
+    link_.csr_write(sim::csr::kControl, sim::csr::kStart);
+    const auto read = [this](uint8_t a) { return link_.csr_read(a); };
+    RunResult res;
+    uint64_t progress_at = 0, last_work = ~uint64_t{0};
+    while (true) {
+      const auto state = static_cast<RunState>(link_.csr_read(sim::csr::kStatus) & 3);
+      if (state == RunState::Done || state == RunState::Error) break;
+      const uint64_t cycles = sim::read_counter(read, sim::csr::Cycles);
+      const uint64_t work = sim::read_counter(read, sim::csr::Instructions) +
+                            sim::read_counter(read, sim::csr::ReadBytes) +
+                            sim::read_counter(read, sim::csr::WriteBytes) + sim::read_counter(read, sim::csr::Macs);
+      if (work != last_work) {
+        last_work = work;
+        progress_at = cycles;
+      }
+      if (limits.max_cycles && cycles >= limits.max_cycles) {
+        res.limit_reached = true;
+      } else if (cycles - progress_at > watchdog_cycles_) {
+        res.hang = "no progress for " + std::to_string(cycles - progress_at) + " cycles at pc " +
+                   hex(link_.csr_read(sim::csr::kPc)) + " (the core was stopped by a soft reset)";
+      } else {
+        continue;
+      }
+      sim::read_run_state(read, res);
+      link_.csr_write(sim::csr::kControl, sim::csr::kSoftReset);
+      return res;
+    }
+    sim::read_run_state(read, res);
+    return res;
+  }
+
+ private:
+  static LinkOptions link_options(const DeviceOptions& o) {
+    LinkOptions l;
+    l.timeout_ms = o.link_timeout_ms;
+    l.tries = o.link_tries;
+    return l;
+  }
+  static std::string hex(uint32_t v) {
+    char b[16];
+    std::snprintf(b, sizeof b, "0x%x", v);
+    return b;
+  }
+
+  UartLink link_;
+  uint64_t watchdog_cycles_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_uart_backend(const Config& cfg, const DeviceOptions& opts) {
+  if (opts.port.empty()) throw DriverError("the UART backend needs a serial port (--port /dev/ttyUSB1)");
+  return std::make_unique<UartBackend>(cfg, opts);
+}
+
+}  // namespace tessera
