@@ -7,10 +7,12 @@ CONFIG  ?= configs/default.yaml
 SEEDS   ?= 100
 BACKEND ?= rtl
 COVERAGE_SEEDS ?= 400
+BOARD   ?= icebreaker
+FPGA_CONFIG ?=
 BIN     := $(BUILD)/bin
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo train bench wave regress coverage lint formal synth isa clean
+.PHONY: help deps build test demo train bench wave regress coverage lint formal synth fpga prog fpga-report board-sim isa clean
 
 help: ## list the targets
 	@echo "Tessera targets:"
@@ -66,6 +68,20 @@ formal: deps ## prove the RTL's formal properties (yosys-smtbmc: BMC and inducti
 
 synth: deps ## synthesize tpu_core with Yosys (N = 4 and 8): no latches, loops or warnings
 	scripts/synth.sh $(BUILD)/synth 4 8
+
+fpga: ## bitstream and resource/Fmax report for BOARD=icebreaker|ulx3s [FPGA_CONFIG=configs/...]
+	@scripts/deps.sh fpga $(BUILD)
+	YOWASP=$(BUILD)/yowasp/bin scripts/fpga.sh $(BOARD) $(BUILD)/fpga/$(BOARD) $(FPGA_CONFIG)
+
+prog: ## program BOARD with the bitstream make fpga built (prints the command it runs)
+	@scripts/prog.sh $(BOARD) $(BUILD)/fpga/$(BOARD)
+
+fpga-report: ## rebuild every board and N of docs/fpga.md's resource table
+	@scripts/deps.sh fpga $(BUILD)
+	YOWASP=$(BUILD)/yowasp/bin scripts/fpga-report.sh $(BUILD)/fpga-report docs/fpga.md
+
+board-sim: build ## the simulated iCEBreaker on a pseudo-terminal, for --backend uart --port ...
+	$(BIN)/tpu-board-sim
 
 isa: build ## regenerate rtl/tpu_isa.vh and the encoding tables in docs/isa.md
 	$(BIN)/tpu-isa-gen --verilog > rtl/tpu_isa.vh

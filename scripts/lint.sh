@@ -37,11 +37,11 @@ for file in rtl/tpu_*.v; do
 done
 # Board tops (rtl/<family>/): the same three readers, with the vendor primitives from
 # their simulation models in sim/models (Yosys reads those as black boxes).
-for file in rtl/ice40/tpu_*.v; do
-  top=$(basename "$file" .v)
-  run "verilator $top" verilator --lint-only -Wall -y rtl -y rtl/ice40 -y sim/models --top-module "$top" "$file"
-  run "iverilog $top" iverilog -g2005 -Wall -I rtl -o /dev/null -s "$top" rtl/tpu_*.v rtl/ice40/*.v sim/models/*.v
-  run "yosys $top" yosys -q -p "read_verilog -lib sim/models/SB_SPRAM256KA.v; read_verilog -Irtl rtl/tpu_*.v rtl/ice40/*.v;
+for file in rtl/ice40/tpu_*.v rtl/ecp5/tpu_*.v; do
+  top=$(basename "$file" .v) dir=$(dirname "$file")
+  run "verilator $top" verilator --lint-only -Wall -y rtl -y "$dir" -y sim/models --top-module "$top" "$file"
+  run "iverilog $top" iverilog -g2005 -Wall -I rtl -o /dev/null -s "$top" rtl/tpu_*.v "$dir"/*.v sim/models/*.v
+  run "yosys $top" yosys -q -p "read_verilog -lib sim/models/*.v; read_verilog -Irtl rtl/tpu_*.v $dir/*.v;
     hierarchy -check -top $top; proc; check -assert"
 done
 echo "lint: $((checks - failures)) passed, $failures failed"

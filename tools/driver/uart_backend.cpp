@@ -35,8 +35,8 @@ class UartBackend : public Backend {
   RunResult run(uint32_t entry, const RunLimits& limits) override {
     link_.csr_write(sim::csr::kIrq, 1);
     link_.csr_write(sim::csr::kEntry, entry);
-    link_.csr_write(sim::csr::kControl, sim::csr::kStart);
     const auto read = [this](uint8_t a) { return link_.csr_read(a); };
+    start();
     RunResult res;
     uint64_t progress_at = 0, last_work = ~uint64_t{0};
     while (true) {
@@ -67,6 +67,17 @@ class UartBackend : public Backend {
   }
 
  private:
+  // A start must not reach the core twice (a second one would run the program again
+  // after this run ends): when its reply is lost, the run state tells whether it arrived.
+  void start() {
+    for (int attempt = 0; attempt < 4; ++attempt) {
+      if (link_.csr_write_once(sim::csr::kControl, sim::csr::kStart)) return;
+      const auto state = static_cast<RunState>(link_.csr_read(sim::csr::kStatus) & 3);
+      if (state == RunState::Running || (link_.csr_read(sim::csr::kIrq) & 1)) return;
+    }
+    throw DriverError("starting the run: no reply from the board on " + link_.port_name());
+  }
+
   static LinkOptions link_options(const DeviceOptions& o) {
     LinkOptions l;
     l.timeout_ms = o.link_timeout_ms;

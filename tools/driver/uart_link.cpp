@@ -42,7 +42,8 @@ UartLink::Outcome UartLink::read_reply(Command cmd, uint16_t len, Reply& reply) 
   }
 }
 
-Reply UartLink::transact(const std::vector<uint8_t>& frame, Command cmd, uint16_t len, const std::string& what) {
+std::optional<Reply> UartLink::transact(const std::vector<uint8_t>& frame, Command cmd, uint16_t len,
+                                        const std::string& what, bool retry_unsure) {
   ++stats_.requests;
   std::string last = "no reply";
   for (int attempt = 0; attempt < opts_.tries; ++attempt) {
@@ -52,6 +53,7 @@ Reply UartLink::transact(const std::vector<uint8_t>& frame, Command cmd, uint16_
     Reply r;
     const Outcome got = read_reply(cmd, len, r);
     if (got != Outcome::Reply) {
+      if (!retry_unsure) return std::nullopt;
       last = got == Outcome::Timeout ? "no reply" : "a corrupted reply";
       continue;
     }
@@ -70,7 +72,7 @@ Reply UartLink::transact(const std::vector<uint8_t>& frame, Command cmd, uint16_
 }
 
 uint32_t UartLink::csr_read(uint8_t reg) {
-  const Reply r = transact(uart::csr_read_request(reg), Command::CsrRead, 0, "register read");
+  const Reply r = *transact(uart::csr_read_request(reg), Command::CsrRead, 0, "register read");
   return uint32_t(r.payload[0]) | uint32_t(r.payload[1]) << 8 | uint32_t(r.payload[2]) << 16 |
          uint32_t(r.payload[3]) << 24;
 }
@@ -79,10 +81,14 @@ void UartLink::csr_write(uint8_t reg, uint32_t value) {
   transact(uart::csr_write_request(reg, value), Command::CsrWrite, 4, "register write");
 }
 
+bool UartLink::csr_write_once(uint8_t reg, uint32_t value) {
+  return transact(uart::csr_write_request(reg, value), Command::CsrWrite, 4, "register write", false).has_value();
+}
+
 void UartLink::mem_read(uint32_t addr, uint8_t* out, size_t len) {
   for (size_t done = 0; done < len;) {
     const uint16_t n = uint16_t(std::min(opts_.max_payload, len - done));
-    const Reply r = transact(uart::mem_read_request(uint32_t(addr + done), n), Command::MemRead, n, "memory read");
+    const Reply r = *transact(uart::mem_read_request(uint32_t(addr + done), n), Command::MemRead, n, "memory read");
     std::copy(r.payload.begin(), r.payload.end(), out + done);
     done += n;
   }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,10 @@ class UartLink {
 
   uint32_t csr_read(uint8_t reg);
   void csr_write(uint8_t reg, uint32_t value);
+  // For a write that must not happen twice (starting a run): retried only while the
+  // board reports it arrived corrupted. False when it is unknown whether it happened
+  // (no reply, or a corrupted reply); the caller then looks at the board's state.
+  bool csr_write_once(uint8_t reg, uint32_t value);
   void mem_read(uint32_t addr, uint8_t* out, size_t len);  // in max_payload pieces
   void mem_write(uint32_t addr, const uint8_t* data, size_t len);
 
@@ -37,7 +42,9 @@ class UartLink {
   const std::string& port_name() const { return port_->path(); }
 
  private:
-  uart::Reply transact(const std::vector<uint8_t>& frame, uart::Command cmd, uint16_t len, const std::string& what);
+  // The reply, or nullopt when !retry_unsure and the outcome is unknown.
+  std::optional<uart::Reply> transact(const std::vector<uint8_t>& frame, uart::Command cmd, uint16_t len,
+                                      const std::string& what, bool retry_unsure = true);
   enum class Outcome { Reply, Timeout, Corrupt };
   Outcome read_reply(uart::Command cmd, uint16_t len, uart::Reply& reply);
 

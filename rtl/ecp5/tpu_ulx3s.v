@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+// Board top for the ULX3S (ECP5 LFE5U-85F, 25 MHz oscillator, FTDI UART): the board
+// system (rtl/tpu_board_soc.v) at 15 MHz from the PLL, device memory in block RAM.
+// Reset: until the PLL locks, and while button 0 (PWR, active low) is held. LEDs: 0
+// blinks to show the bitstream is alive, 1 lights while a finished run waits for the host.
+// Pins: ulx3s.lpf.
+`default_nettype none
+
+module tpu_ulx3s #(
+    parameter integer ArraySize     = 8,
+    parameter integer UbRows        = 1024,
+    parameter integer AccRows       = 512,
+    parameter integer WfifoDepth    = 4,
+    parameter integer DmaWidth      = 64,
+    parameter integer DramBytes     = 65536,
+    parameter integer ClksPerBit    = 130,     // 15 MHz / 115200 baud
+    parameter integer TimeoutCycles = 1500000  // 0.1 s
+) (
+    input  wire       clk_25mhz,
+    input  wire [0:0] btn,
+    input  wire       ftdi_txd,   // the host's transmit line: our receive
+    output wire       ftdi_rxd,
+    output wire [7:0] led
+);
+  localparam integer WordBits = $clog2(DramBytes / (DmaWidth / 8));
+
+  wire clk, locked;
+  tpu_ecp5_pll u_pll (.clk_25mhz_i(clk_25mhz), .clk_o(clk), .locked_o(locked));
+
+  reg [4:0] por_q = 5'd0;
+  reg [1:0] btn_q = 2'b00;
+  always @(posedge clk) begin
+    btn_q <= {btn_q[0], btn[0] && locked};
+    if (!btn_q[1]) por_q <= 5'd0;
+    else if (!por_q[4]) por_q <= por_q + 5'd1;
+  end
+  wire rst_n = por_q[4];
+
+  wire                  irq, ram_en;
+  wire [DmaWidth/8-1:0] ram_we;
+  wire [WordBits-1:0]   ram_addr;
+  wire [DmaWidth-1:0]   ram_wdata, ram_rdata;
+  tpu_board_soc #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
+                  .WfifoDepth(WfifoDepth), .DmaWidth(DmaWidth), .DramBytes(DramBytes),
+                  .ClksPerBit(ClksPerBit), .TimeoutCycles(TimeoutCycles)) u_soc (
+      .clk_i(clk), .rst_ni(rst_n), .uart_rx_i(ftdi_txd), .uart_tx_o(ftdi_rxd), .irq_o(irq),
+      .ram_en_o(ram_en), .ram_we_o(ram_we), .ram_addr_o(ram_addr), .ram_wdata_o(ram_wdata),
+      .ram_rdata_i(ram_rdata));
+
+  tpu_board_ram #(.DataWidth(DmaWidth), .MemBytes(DramBytes)) u_ram (
+      .clk_i(clk), .en_i(ram_en), .we_i(ram_we), .addr_i(ram_addr), .wdata_i(ram_wdata),
+      .rdata_o(ram_rdata));
+
+  reg [23:0] blink_q = 24'd0;
+  always @(posedge clk) blink_q <= blink_q + 24'd1;
+  assign led = {6'd0, irq, blink_q[23]};
+endmodule
+
+`default_nettype wire
