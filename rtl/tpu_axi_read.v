@@ -1,24 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0
-// DMA read engine: reads one span of device memory [addr, addr + len) over AXI4.
+// DMA read engine: reads spans of device memory [addr, addr + len) over AXI4, several
+// at a time.
 //
-// The span is split into INCR bursts of at most MaxBeats full-width beats that never
-// cross a 4 KB boundary. Each returned beat leaves on the out stream as the raw bus
-// word with its window of valid byte lanes [lo, hi); `last` marks the span's final
-// beat. A non-OKAY response on any beat of the span sets `error` from that beat on
-// (the consumer reports BUS_ERROR at `last`). One span is in flight at a time.
+// A span is split into INCR bursts of at most MaxBeats full-width beats that never
+// cross a 4 KB boundary. The address side issues bursts as soon as there is room to
+// remember them (up to Bursts outstanding), and takes the next span once every burst
+// of the current one is issued; the data side matches the returning beats, in order,
+// to the remembered bursts. Each beat leaves on the out stream as the raw bus word with
+// its window of valid byte lanes [lo, hi) and its span's tag; `last` marks a span's
+// final beat. A non-OKAY response on any beat of a span sets `error` from that beat to
+// the span's end (the consumer reports BUS_ERROR at `last`).
 `default_nettype none
 
 module tpu_axi_read #(
     parameter integer DataBits = 32,  // AXI data width: 32..512, a power of two
-    parameter integer MaxBeats = 16   // beats per burst, 1..256
+    parameter integer MaxBeats = 16,  // beats per burst, 1..256
+    parameter integer Bursts   = 8    // bursts in flight, a power of two >= 2
 ) (
     input  wire                    clk_i,
     input  wire                    rst_ni,
-    // command: a span of len bytes (1..4095) at addr
+    // command: a span of len bytes (1..4095) at addr, for the consumer `tag`
     input  wire                    cmd_valid_i,
     output wire                    cmd_ready_o,
     input  wire [31:0]             cmd_addr_i,
     input  wire [11:0]             cmd_len_i,
+    input  wire                    cmd_tag_i,
     // AXI4 read address channel
     output wire                    m_axi_arvalid_o,
     input  wire                    m_axi_arready_i,
@@ -39,96 +45,108 @@ module tpu_axi_read #(
     output wire [LaneBits:0]       out_lo_o,     // first valid byte lane
     output wire [LaneBits:0]       out_hi_o,     // one past the last valid byte lane
     output wire                    out_last_o,
-    output wire                    out_error_o
+    output wire                    out_error_o,
+    output wire                    out_tag_o,
+    output wire                    busy_o        // a span is being issued or is in flight
 );
   localparam integer Bytes    = DataBits / 8;        // byte lanes per beat
   localparam integer LaneBits = $clog2(Bytes);       // width of a lane index
   localparam [2:0]   Size     = LaneBits[2:0];       // AXI arsize: log2(bytes per beat)
+  localparam integer RecBits  = 33 + 33 + 1;         // a burst: first byte, span end, tag
+  localparam integer CntBits  = $clog2(Bursts) + 1;
 
-  localparam [1:0] StIdle = 2'd0, StAddr = 2'd1, StData = 2'd2;
-
-  reg  [1:0]  state_q, state_d;
-  reg  [32:0] cur_q, cur_d;        // first byte of the next burst
-  reg  [32:0] end_q, end_d;        // one past the span's last byte
-  reg  [32:0] beat_q, beat_d;      // aligned address of the beat expected next
-  reg         err_q, err_d;
+  // ---- address side: the span being split into bursts --------------------------------
+  reg         walk_q;           // bursts of the current span remain to be issued
+  reg  [32:0] cur_q;            // first byte of the next burst
+  reg  [32:0] end_q;            // one past the span's last byte
+  reg         tag_q;
 
   wire [32:0] base, burst_end;
   wire [8:0]  beats;
   tpu_axi_burst #(.Bytes(Bytes), .MaxBeats(MaxBeats)) u_plan (
       .cur_i(cur_q), .end_i(end_q), .base_o(base), .end_o(burst_end), .beats_o(beats));
 
-  wire ar_fire = m_axi_arvalid_o && m_axi_arready_i;
-  wire r_fire  = m_axi_rvalid_i && m_axi_rready_o;
-  wire [32:0] beat_end    = beat_q + Bytes;
-  wire        span_done   = beat_end >= end_q;   // this beat holds the span's last byte
-
-  always @(*) begin
-    state_d = state_q;
-    cur_d   = cur_q;
-    end_d   = end_q;
-    beat_d  = beat_q;
-    err_d   = err_q;
-    case (state_q)
-      StIdle: if (cmd_valid_i) begin
-        cur_d   = {1'b0, cmd_addr_i};
-        end_d   = {1'b0, cmd_addr_i} + {21'd0, cmd_len_i};
-        err_d   = 1'b0;
-        state_d = StAddr;
-      end
-      StAddr: begin
-        beat_d = base;
-        if (ar_fire) state_d = StData;
-      end
-      StData: if (r_fire) begin
-        beat_d = beat_end;
-        if (m_axi_rresp_i != 2'b00) err_d = 1'b1;
-        if (m_axi_rlast_i) begin
-          cur_d   = beat_end;
-          state_d = span_done ? StIdle : StAddr;
-        end
-      end
-      default: state_d = StIdle;
-    endcase
-  end
+  wire                cmd_fire = cmd_valid_i && cmd_ready_o;
+  wire                ar_fire  = m_axi_arvalid_o && m_axi_arready_i;
+  wire                rec_ready;
+  wire                rec_valid;
+  wire [RecBits-1:0]  rec;
+  wire [CntBits-1:0]  unused_count;
 
   always @(posedge clk_i) begin
-    if (!rst_ni) begin
-      state_q <= StIdle;
-      err_q   <= 1'b0;
-    end else begin
-      state_q <= state_d;
-      err_q   <= err_d;
+    if (!rst_ni) walk_q <= 1'b0;
+    else if (cmd_fire) walk_q <= 1'b1;
+    else if (ar_fire && burst_end >= end_q) walk_q <= 1'b0;
+  end
+  always @(posedge clk_i) begin
+    if (cmd_fire) begin
+      cur_q <= {1'b0, cmd_addr_i};
+      end_q <= {1'b0, cmd_addr_i} + {21'd0, cmd_len_i};
+      tag_q <= cmd_tag_i;
+    end else if (ar_fire) begin
+      cur_q <= burst_end;
     end
   end
 
-  always @(posedge clk_i) begin
-    cur_q   <= cur_d;
-    end_q   <= end_d;
-    beat_q  <= beat_d;
-  end
-
-  assign cmd_ready_o     = state_q == StIdle;
-  assign m_axi_arvalid_o = state_q == StAddr;
+  assign cmd_ready_o     = !walk_q;
+  // arvalid never drops before its handshake: only a handshake fills the record FIFO.
+  assign m_axi_arvalid_o = walk_q && rec_ready;
   assign m_axi_araddr_o  = base[31:0];
   assign m_axi_arlen_o   = beats[7:0] - 8'd1;  // beats <= 256
   assign m_axi_arsize_o  = Size;
   assign m_axi_arburst_o = 2'b01;  // INCR
 
-  // Data beats pass straight through; the byte window comes from the beat address.
-  wire [32:0] lo_addr = (cur_q > beat_q) ? cur_q : beat_q;
-  wire [32:0] hi_addr = span_done ? end_q : beat_end;
-  wire [32:0] lo_off  = lo_addr - beat_q;   // 0 .. Bytes-1
-  wire [32:0] hi_off  = hi_addr - beat_q;   // 1 .. Bytes
-  assign m_axi_rready_o = state_q == StData && out_ready_i;
-  assign out_valid_o    = state_q == StData && m_axi_rvalid_i;
+  // ---- data side: the bursts on the bus, oldest first --------------------------------
+  wire r_fire = m_axi_rvalid_i && m_axi_rready_o;
+  tpu_fifo #(.Width(RecBits), .Depth(Bursts)) u_bursts (
+      .clk_i, .rst_ni, .clear_i(1'b0),
+      .in_valid_i(ar_fire), .in_ready_o(rec_ready), .in_data_i({tag_q, end_q, cur_q}),
+      .out_valid_o(rec_valid), .out_ready_i(r_fire && m_axi_rlast_i), .out_data_o(rec),
+      .count_o(unused_count));
+  wire [32:0] rec_cur = rec[32:0];
+  wire [32:0] rec_end = rec[65:33];
+  wire        rec_tag = rec[66];
+
+  reg         mid_q;            // a burst is part-way through: beat_q is its next beat
+  reg  [32:0] beat_q;
+  reg         err_q;            // an earlier beat of this span had an error
+  reg  [CntBits:0] spans_q;     // spans taken and not yet ended on the out stream
+  wire [32:0] beat      = mid_q ? beat_q : {rec_cur[32:LaneBits], {LaneBits{1'b0}}};
+  wire [32:0] beat_end  = beat + Bytes;
+  wire        span_done = beat_end >= rec_end;   // this beat holds the span's last byte
+  wire        bad       = m_axi_rresp_i != 2'b00;
+  wire        out_fire  = r_fire;                // beats pass straight through
+  wire        span_out  = out_fire && out_last_o;
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      mid_q   <= 1'b0;
+      err_q   <= 1'b0;
+      spans_q <= {(CntBits+1){1'b0}};
+    end else begin
+      if (r_fire) mid_q <= !m_axi_rlast_i;
+      if (span_out) err_q <= 1'b0;
+      else if (r_fire && bad) err_q <= 1'b1;
+      spans_q <= spans_q + {{CntBits{1'b0}}, cmd_fire} - {{CntBits{1'b0}}, span_out};
+    end
+  end
+  always @(posedge clk_i) if (r_fire) beat_q <= beat_end;
+
+  wire [32:0] lo_addr = (rec_cur > beat) ? rec_cur : beat;
+  wire [32:0] hi_addr = span_done ? rec_end : beat_end;
+  wire [32:0] lo_off  = lo_addr - beat;   // 0 .. Bytes-1
+  wire [32:0] hi_off  = hi_addr - beat;   // 1 .. Bytes
+  assign m_axi_rready_o = rec_valid && out_ready_i;
+  assign out_valid_o    = rec_valid && m_axi_rvalid_i;
   assign out_data_o     = m_axi_rdata_i;
   assign out_lo_o       = lo_off[LaneBits:0];
   assign out_hi_o       = hi_off[LaneBits:0];
   assign out_last_o     = m_axi_rlast_i && span_done;
-  assign out_error_o    = err_q || (m_axi_rresp_i != 2'b00);
+  assign out_error_o    = err_q || bad;
+  assign out_tag_o      = rec_tag;
+  assign busy_o         = spans_q != {(CntBits+1){1'b0}};
 
-  wire unused_offsets = ^{lo_off[32:LaneBits+1], hi_off[32:LaneBits+1], beats[8], burst_end};
+  wire unused_offsets = ^{lo_off[32:LaneBits+1], hi_off[32:LaneBits+1], beats[8], base[32]};
 
 `ifdef FORMAL
   // Proven by `make formal`, given a slave that follows AXI4 (R held while stalled):

@@ -7,7 +7,7 @@
 // Shared ports, arbitrated here by fixed priority:
 //   unified-buffer read:  activation parameters > whm rows > mmc input rows
 //   unified-buffer write: scrubbing (idle only) > activation results > rhm rows
-//   AXI read engine:      instruction fetch > rhm/rw spans (one span at a time)
+//   AXI read engine:      instruction fetch > rhm/rw spans (several spans in flight)
 `default_nettype none
 
 module tpu_core #(
@@ -20,6 +20,7 @@ module tpu_core #(
     parameter integer Slots      = 8,    // instructions in flight (scoreboard slots)
     parameter integer QueueDepth = 4,    // per-unit instruction queue
     parameter integer MaxBeats   = 16,   // longest AXI burst
+    parameter integer ReadBursts = 8,    // AXI read bursts in flight
     parameter integer WedgeWfifo = 0     // test only: 1 blocks the weight FIFO's input
 ) (
     input  wire                    clk_i,
@@ -155,55 +156,41 @@ module tpu_core #(
       .state_o(run_state), .error_o(run_error), .pc_o(run_pc), .run_end_o(run_end),
       .counters_o(counters));
 
-  // The read engine, shared by fetch and DMA-in one span at a time.
+  // The read engine, shared by fetch and DMA-in: spans are taken one at a time (fetch
+  // first) and several are in flight; each returning beat carries its span's tag.
   wire                 rd_cmd_valid, rd_cmd_ready, rd_out_valid, rd_out_ready;
   wire [31:0]          rd_cmd_addr;
   wire [11:0]          rd_cmd_len;
   wire [DmaWidth-1:0]  rd_data;
   wire [LaneBits:0]    rd_lo, rd_hi;
-  wire                 rd_last, rd_error;
-  wire                 fq_valid, dq_valid, fb_ready;
+  wire                 rd_last, rd_error, rd_tag, rd_busy;   // tag 0: fetch, 1: DMA-in
+  wire                 fq_valid, dq_valid, fb_ready, db_ready;
   wire [31:0]          fq_addr, dq_addr;
   wire [11:0]          fq_len, dq_len;
-  reg                  rd_owner_q;   // 0: fetch, 1: DMA-in
-  reg                  rd_busy_q;
   wire                 pick_dma = !fq_valid;
-  wire                 rd_cmd_fire = rd_cmd_valid && rd_cmd_ready;
   assign rd_cmd_valid = fq_valid || dq_valid;
   assign rd_cmd_addr  = pick_dma ? dq_addr : fq_addr;
   assign rd_cmd_len   = pick_dma ? dq_len : fq_len;
-  always @(posedge clk_i) begin
-    if (!rst_n) begin
-      rd_owner_q <= 1'b0;
-      rd_busy_q  <= 1'b0;
-    end else begin
-      if (rd_cmd_fire) begin
-        rd_owner_q <= pick_dma;
-        rd_busy_q  <= 1'b1;
-      end else if (rd_out_valid && rd_out_ready && rd_last) begin
-        rd_busy_q <= 1'b0;
-      end
-    end
-  end
-  assign rd_out_ready = rd_owner_q ? 1'b1 : fb_ready;
-  assign ev_dma_wait  = rd_busy_q && !rd_out_valid;
+  assign rd_out_ready = rd_tag ? db_ready : fb_ready;
+  assign ev_dma_wait  = rd_busy && !rd_out_valid;
 
-  tpu_axi_read #(.DataBits(DmaWidth), .MaxBeats(MaxBeats)) u_axi_read (
+  tpu_axi_read #(.DataBits(DmaWidth), .MaxBeats(MaxBeats), .Bursts(ReadBursts)) u_axi_read (
       .clk_i, .rst_ni(rst_n),
       .cmd_valid_i(rd_cmd_valid), .cmd_ready_o(rd_cmd_ready), .cmd_addr_i(rd_cmd_addr),
-      .cmd_len_i(rd_cmd_len),
+      .cmd_len_i(rd_cmd_len), .cmd_tag_i(pick_dma),
       .m_axi_arvalid_o, .m_axi_arready_i, .m_axi_araddr_o, .m_axi_arlen_o, .m_axi_arsize_o,
       .m_axi_arburst_o, .m_axi_rvalid_i, .m_axi_rready_o, .m_axi_rdata_i, .m_axi_rresp_i,
       .m_axi_rlast_i,
       .out_valid_o(rd_out_valid), .out_ready_i(rd_out_ready), .out_data_o(rd_data),
-      .out_lo_o(rd_lo), .out_hi_o(rd_hi), .out_last_o(rd_last), .out_error_o(rd_error));
+      .out_lo_o(rd_lo), .out_hi_o(rd_hi), .out_last_o(rd_last), .out_error_o(rd_error),
+      .out_tag_o(rd_tag), .busy_o(rd_busy));
 
   tpu_fetch #(.DataBits(DmaWidth), .DramBytes(DramBytes)) u_fetch (
       .clk_i, .rst_ni(rst_n), .start_i(fetch_start), .entry_i({entry[31:4], 4'd0}),
       .stop_i(fetch_stop), .busy_o(fetch_busy),
       .req_valid_o(fq_valid), .req_ready_i(rd_cmd_ready && !pick_dma), .req_addr_o(fq_addr),
       .req_len_o(fq_len),
-      .beat_valid_i(rd_out_valid && !rd_owner_q), .beat_ready_o(fb_ready), .beat_data_i(rd_data),
+      .beat_valid_i(rd_out_valid && !rd_tag), .beat_ready_o(fb_ready), .beat_data_i(rd_data),
       .beat_lo_i(rd_lo), .beat_hi_i(rd_hi), .beat_last_i(rd_last), .beat_error_i(rd_error),
       .out_valid_o(f_valid), .out_ready_i(f_ready), .out_instr_o(f_instr), .out_pc_o(f_pc),
       .out_fault_o(f_fault));
@@ -308,7 +295,7 @@ module tpu_core #(
       .err_valid_i(err_valid), .err_pc_i(err_pc), .busy_o(unit_busy_in),
       .req_valid_o(dq_valid), .req_ready_i(rd_cmd_ready && pick_dma), .req_addr_o(dq_addr),
       .req_len_o(dq_len),
-      .beat_valid_i(rd_out_valid && rd_owner_q), .beat_data_i(rd_data), .beat_lo_i(rd_lo),
+      .beat_valid_i(rd_out_valid && rd_tag), .beat_ready_o(db_ready), .beat_data_i(rd_data), .beat_lo_i(rd_lo),
       .beat_hi_i(rd_hi), .beat_last_i(rd_last), .beat_error_i(rd_error),
       .ubw_valid_o(ubw_in), .ubw_ready_i(ubw_in_ready), .ubw_addr_o(ubw_addr_in),
       .ubw_data_o(ubw_data_in),

@@ -5,8 +5,11 @@
 // zero-filled row buffer at segment offset s*seglen, then the row is written to the
 // unified buffer. rw: one span per memory row; bytes land in a zero-filled N x N tile
 // buffer as rows (rw) or as columns (rw transpose), then the tile's N rows go into
-// the weight FIFO. A span that comes back with a bus error ends the instruction with
-// BUS_ERROR. An instruction younger than a reported fault is retired unexecuted.
+// the weight FIFO. The requester asks for an instruction's spans as fast as the read
+// engine takes them, ahead of the consumer, which places the returning beats in span
+// order. A span that comes back with a bus error ends the instruction with BUS_ERROR:
+// no further span is requested, and the beats of spans already requested are drained.
+// An instruction younger than a reported fault is retired unexecuted.
 `default_nettype none
 
 module tpu_dma_in #(
@@ -32,6 +35,7 @@ module tpu_dma_in #(
     output wire [31:0]            req_addr_o,
     output wire [11:0]            req_len_o,
     input  wire                   beat_valid_i,
+    output wire                   beat_ready_o,
     input  wire [DataBits-1:0]    beat_data_i,
     input  wire [LaneBits:0]      beat_lo_i,
     input  wire [LaneBits:0]      beat_hi_i,
@@ -61,18 +65,23 @@ module tpu_dma_in #(
   localparam integer UbBits   = $clog2(UbRows);
   localparam integer PosBits  = $clog2(N) + 1;   // 0..N
 
-  localparam [2:0] StIdle = 3'd0, StReq = 3'd1, StData = 3'd2, StRow = 3'd3, StPush = 3'd4,
+  localparam [2:0] StIdle = 3'd0, StData = 3'd1, StRow = 3'd2, StPush = 3'd3, StDrain = 3'd4,
                    StRetire = 3'd5;
+  localparam integer FlyBits = 6;  // spans requested and not yet consumed (the engine holds few)
 
   reg  [2:0]          state_q;
   reg  [127:0]        in_q;        // the instruction
   reg  [31:0]         pc_q;
   reg  [SlotBits-1:0] slot_q;
   reg                 fault_q;
-  reg  [15:0]         row_q;       // rhm row / rw memory row
+  reg  [15:0]         row_q;       // consumer: rhm row / rw memory row
   reg  [5:0]          seg_q;
-  reg  [31:0]         row_addr_q;  // first byte of the current row
-  reg  [31:0]         span_addr_q; // first byte of the current span
+  reg                 rq_q;        // requester: spans remain to be requested
+  reg  [15:0]         rq_row_q;
+  reg  [5:0]          rq_seg_q;
+  reg  [31:0]         row_addr_q;  // requester: first byte of its row
+  reg  [31:0]         span_addr_q; // requester: first byte of its next span
+  reg  [FlyBits-1:0]  fly_q;       // spans requested, last beat not yet consumed
   reg  [PosBits-1:0]  pos_q;       // where the next byte lands in the row / column
   reg  [PosBits-1:0]  push_q;      // tile row being pushed
   reg  [N*8-1:0]      rowbuf_q;
@@ -97,6 +106,11 @@ module tpu_dma_in #(
   wire req_fire  = req_valid_o && req_ready_i;
   wire beat_fire = state_q == StData && beat_valid_i;
   wire last_beat = beat_fire && beat_last_i;
+  wire drain_last = state_q == StDrain && beat_valid_i && beat_last_i;
+  wire span_end  = last_beat || drain_last;
+  wire [FlyBits-1:0] fly_next = fly_q + {{(FlyBits-1){1'b0}}, req_fire} - {{(FlyBits-1){1'b0}}, span_end};
+  wire rq_last   = is_rw ? rq_row_q[6:0] == mem_rows - 7'd1
+                         : (rq_seg_q == segs_m1 && rq_row_q == rows_m1);
   wire row_done  = state_q == StRow && ubw_ready_i;
   wire push_fire = state_q == StPush && wf_ready_i;
   wire rhm_last_seg = seg_q == segs_m1;
@@ -128,18 +142,48 @@ module tpu_dma_in #(
       state_q <= StIdle;
     end else begin
       case (state_q)
-        StIdle:   if (take) state_q <= younger ? StRetire : StReq;
-        StReq:    if (req_fire) state_q <= StData;
+        StIdle:   if (take) state_q <= younger ? StRetire : StData;
         StData:   if (last_beat) begin
-          if (beat_error_i)                      state_q <= StRetire;
-          else if (is_rw)                        state_q <= rw_last_row ? StPush : StReq;
-          else                                   state_q <= rhm_last_seg ? StRow : StReq;
+          if (beat_error_i)                      state_q <= fly_next == 0 ? StRetire : StDrain;
+          else if (is_rw)                        state_q <= rw_last_row ? StPush : StData;
+          else if (rhm_last_seg)                 state_q <= StRow;
         end
-        StRow:    if (row_done) state_q <= rhm_last_row ? StRetire : StReq;
+        StRow:    if (row_done) state_q <= rhm_last_row ? StRetire : StData;
+        StDrain:  if (fly_next == 0 && !rq_q) state_q <= StRetire;
         StPush:   if (push_fire && push_q == N[PosBits-1:0] - 1'b1) state_q <= StRetire;
         StRetire: state_q <= StIdle;
         default:  state_q <= StIdle;
       endcase
+    end
+  end
+
+  // The requester: the instruction's spans in the consumer's order.
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      rq_q  <= 1'b0;
+      fly_q <= {FlyBits{1'b0}};
+    end else begin
+      fly_q <= fly_next;
+      if (take) rq_q <= !younger;
+      else if ((req_fire && rq_last) || (last_beat && beat_error_i)) rq_q <= 1'b0;
+    end
+  end
+  always @(posedge clk_i) begin
+    if (take) begin
+      rq_row_q    <= 16'd0;
+      rq_seg_q    <= 6'd0;
+      row_addr_q  <= q_instr_i[TPU_RHM_ADDR_LSB +: 32];
+      span_addr_q <= q_instr_i[TPU_RHM_ADDR_LSB +: 32];
+    end else if (req_fire) begin
+      if (is_rw || rq_seg_q == segs_m1) begin  // next row (rw: next memory row of the tile)
+        rq_row_q    <= rq_row_q + 16'd1;
+        rq_seg_q    <= 6'd0;
+        row_addr_q  <= row_addr_q + {16'd0, stride};
+        span_addr_q <= row_addr_q + {16'd0, stride};
+      end else begin                           // next segment of the row
+        rq_seg_q    <= rq_seg_q + 6'd1;
+        span_addr_q <= span_addr_q + {16'd0, segstride};
+      end
     end
   end
 
@@ -151,8 +195,6 @@ module tpu_dma_in #(
       fault_q     <= 1'b0;
       row_q       <= 16'd0;
       seg_q       <= 6'd0;
-      row_addr_q  <= q_instr_i[TPU_RHM_ADDR_LSB +: 32];
-      span_addr_q <= q_instr_i[TPU_RHM_ADDR_LSB +: 32];
       pos_q       <= {PosBits{1'b0}};
       push_q      <= {PosBits{1'b0}};
       rowbuf_q    <= {N*8{1'b0}};
@@ -173,21 +215,16 @@ module tpu_dma_in #(
       if (is_rw) begin
         // next memory row of the tile
         row_q       <= row_q + 16'd1;
-        row_addr_q  <= row_addr_q + {16'd0, stride};
-        span_addr_q <= row_addr_q + {16'd0, stride};
         pos_q       <= {PosBits{1'b0}};
       end else if (!rhm_last_seg) begin
         // next segment of the row, placed after this one
         seg_q       <= seg_q + 6'd1;
-        span_addr_q <= span_addr_q + {16'd0, segstride};
         pos_q       <= pos_q + beat_count;
       end
     end
     if (row_done) begin
       row_q       <= row_q + 16'd1;
       seg_q       <= 6'd0;
-      row_addr_q  <= row_addr_q + {16'd0, stride};
-      span_addr_q <= row_addr_q + {16'd0, stride};
       pos_q       <= {PosBits{1'b0}};
       rowbuf_q    <= {N*8{1'b0}};
     end
@@ -196,7 +233,8 @@ module tpu_dma_in #(
 
   assign q_ready_o   = state_q == StIdle;
   assign busy_o      = state_q != StIdle;
-  assign req_valid_o = state_q == StReq;
+  assign req_valid_o = rq_q;
+  assign beat_ready_o = state_q == StData || state_q == StDrain;
   assign req_addr_o  = span_addr_q;
   assign req_len_o   = {5'd0, span_len};
   assign ubw_valid_o = state_q == StRow;

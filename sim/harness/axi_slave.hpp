@@ -52,6 +52,10 @@ struct AxiSlavePins {
 
 class AxiSlave {
  public:
+  // Read bursts accepted and not yet answered before arready drops (a memory
+  // controller's queue): enough to cover the latency with one-beat bursts.
+  static constexpr size_t kMaxReads = 32;
+
   AxiSlave(MemoryTarget& target, unsigned bus_bytes, double random_stall, uint32_t seed);
 
   const AxiSlavePins& pins() const { return out_; }

@@ -18,6 +18,9 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
   int chunk = std::min({m, 1024, int(cfg.acc_rows) / 2, (int(cfg.ub_rows) - params) / (kt_count + nt_count)});
   if (chunk < 1) throw CompileError("a GEMM with K = " + std::to_string(k) + " and N = " + std::to_string(n) +
                                     " does not fit the unified buffer");
+  // Equal chunks: a short last chunk would load every weight tile for a few rows only.
+  const int chunks = (m + chunk - 1) / chunk;
+  chunk = (m + chunks - 1) / chunks;
   const int ub_a = params, ub_c = ub_a + kt_count * chunk;
   std::vector<std::pair<std::string, int>> body;  // line, weight tile it switches to (-1: none)
   std::vector<std::string> tiles;
