@@ -3,14 +3,16 @@
 // to device memory [addr, addr + len) over AXI4.
 //
 // The span goes out as one INCR burst, or two when it crosses a 4 KB page; each beat's
-// WSTRB enables exactly the span's bytes in it. After the last write response the
-// engine answers on the rsp stream, with `error` set if any response was not OKAY.
-// One span is in flight at a time.
+// WSTRB enables exactly the span's bytes in it. The next span is taken as soon as this
+// one's data is out: up to Bursts bursts wait for their write responses, and when a
+// span's last response arrives the engine answers on the rsp stream, in span order,
+// with `error` set if any of its responses was not OKAY.
 `default_nettype none
 
 module tpu_axi_write #(
     parameter integer DataBits  = 32,  // AXI data width: 32..512, a power of two
-    parameter integer SpanBytes = 16   // longest span: the unified-buffer row (N bytes)
+    parameter integer SpanBytes = 16,  // longest span: the unified-buffer row (N bytes)
+    parameter integer Bursts    = 8    // bursts awaiting their response, a power of two >= 2
 ) (
     input  wire                     clk_i,
     input  wire                     rst_ni,
@@ -45,15 +47,15 @@ module tpu_axi_write #(
   localparam integer LenBits  = $clog2(SpanBytes + 1);
   localparam [2:0]   Size     = LaneBits[2:0];
 
-  localparam [2:0] StIdle = 3'd0, StAddr = 3'd1, StData = 3'd2, StResp = 3'd3, StDone = 3'd4;
+  localparam [1:0] StIdle = 2'd0, StAddr = 2'd1, StData = 2'd2;
+  localparam integer CntBits = $clog2(Bursts) + 1;
 
-  reg [2:0]             state_q, state_d;
+  reg [1:0]             state_q, state_d;
   reg [32:0]            start_q, start_d;  // the span's first byte
   reg [32:0]            end_q, end_d;      // one past its last byte
   reg [32:0]            cur_q, cur_d;      // first byte of the current burst
   reg [32:0]            beat_q, beat_d;    // aligned address of the current beat
   reg [SpanBytes*8-1:0] data_q, data_d;
-  reg                   err_q, err_d;
 
   // The current burst runs from the word holding cur_q to the span's end or the page
   // end (a span is at most SpanBytes, far below the 256-beat AXI limit).
@@ -86,6 +88,33 @@ module tpu_axi_write #(
   wire w_fire  = m_axi_wvalid_o && m_axi_wready_i;
   wire b_fire  = m_axi_bvalid_i && m_axi_bready_o;
 
+  // Bursts awaiting their response, oldest first: does each end its span?
+  wire               rec_ready, rec_valid, rec_last;
+  wire [CntBits-1:0] unused_count;
+  tpu_fifo #(.Width(1), .Depth(Bursts)) u_bursts (
+      .clk_i, .rst_ni, .clear_i(1'b0),
+      .in_valid_i(aw_fire), .in_ready_o(rec_ready), .in_data_i(burst_end >= end_q),
+      .out_valid_o(rec_valid), .out_ready_i(b_fire), .out_data_o(rec_last), .count_o(unused_count));
+  reg bad_q;                 // an earlier response of the oldest span was not OKAY
+  reg rsp_q, rsp_err_q;      // a span's answer waits on the rsp stream
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      bad_q <= 1'b0;
+      rsp_q <= 1'b0;
+    end else begin
+      if (rsp_valid_o && rsp_ready_i) rsp_q <= 1'b0;
+      if (b_fire) begin
+        if (rec_last) begin
+          rsp_q     <= 1'b1;
+          rsp_err_q <= bad_q || m_axi_bresp_i != 2'b00;
+          bad_q     <= 1'b0;
+        end else if (m_axi_bresp_i != 2'b00) begin
+          bad_q <= 1'b1;
+        end
+      end
+    end
+  end
+
   always @(*) begin
     state_d = state_q;
     start_d = start_q;
@@ -93,14 +122,12 @@ module tpu_axi_write #(
     cur_d   = cur_q;
     beat_d  = beat_q;
     data_d  = data_q;
-    err_d   = err_q;
     case (state_q)
       StIdle: if (cmd_valid_i) begin
         start_d = {1'b0, cmd_addr_i};
         cur_d   = {1'b0, cmd_addr_i};
         end_d   = {1'b0, cmd_addr_i} + {{(33-LenBits){1'b0}}, cmd_len_i};
         data_d  = cmd_data_i;
-        err_d   = 1'b0;
         state_d = StAddr;
       end
       StAddr: begin
@@ -109,26 +136,18 @@ module tpu_axi_write #(
       end
       StData: if (w_fire) begin
         beat_d = beat_end;
-        if (last_beat) state_d = StResp;
+        if (last_beat) begin
+          cur_d   = burst_end;
+          state_d = (burst_end >= end_q) ? StIdle : StAddr;
+        end
       end
-      StResp: if (b_fire) begin
-        if (m_axi_bresp_i != 2'b00) err_d = 1'b1;
-        cur_d   = burst_end;
-        state_d = (burst_end >= end_q) ? StDone : StAddr;
-      end
-      StDone: if (rsp_ready_i) state_d = StIdle;
       default: state_d = StIdle;
     endcase
   end
 
   always @(posedge clk_i) begin
-    if (!rst_ni) begin
-      state_q <= StIdle;
-      err_q   <= 1'b0;
-    end else begin
-      state_q <= state_d;
-      err_q   <= err_d;
-    end
+    if (!rst_ni) state_q <= StIdle;
+    else state_q <= state_d;
   end
 
   always @(posedge clk_i) begin
@@ -140,7 +159,8 @@ module tpu_axi_write #(
   end
 
   assign cmd_ready_o     = state_q == StIdle;
-  assign m_axi_awvalid_o = state_q == StAddr;
+  // awvalid never drops before its handshake: only a handshake fills the burst FIFO.
+  assign m_axi_awvalid_o = state_q == StAddr && rec_ready;
   assign m_axi_awaddr_o  = base[31:0];
   assign m_axi_awlen_o   = beats[7:0] - 8'd1;
   assign m_axi_awsize_o  = Size;
@@ -149,9 +169,10 @@ module tpu_axi_write #(
   assign m_axi_wdata_o   = wdata;
   assign m_axi_wstrb_o   = wstrb;
   assign m_axi_wlast_o   = last_beat;
-  assign m_axi_bready_o  = state_q == StResp;
-  assign rsp_valid_o     = state_q == StDone;
-  assign rsp_error_o     = err_q;
+  // A span's last response waits while the previous span's answer is still unread.
+  assign m_axi_bready_o  = rec_valid && !(rec_last && rsp_q);
+  assign rsp_valid_o     = rsp_q;
+  assign rsp_error_o     = rsp_err_q;
 
   wire unused_bits = ^{beats[8], shift[32:ShBits], moved[PadBytes*8-1:DataBits]};
 

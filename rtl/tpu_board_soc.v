@@ -79,7 +79,7 @@ module tpu_board_soc #(
   wire [31:0]           unused_queues;
   tpu_core #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth),
              .DmaWidth(DmaWidth), .DramBytes(DramBytes), .Slots(Slots), .QueueDepth(QueueDepth),
-             .MaxBeats(MaxBeats)) u_core (
+             .MaxBeats(MaxBeats), .ReadBursts(2)) u_core (  // the board memory serves one burst at a time
       .clk_i, .rst_ni,
       .s_axil_awvalid_i(l_awvalid), .s_axil_awready_o(l_awready), .s_axil_awaddr_i(l_awaddr),
       .s_axil_wvalid_i(l_wvalid), .s_axil_wready_o(l_wready), .s_axil_wdata_i(l_wdata),

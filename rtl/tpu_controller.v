@@ -8,7 +8,8 @@
 // WAW clash with another unit's in-flight instruction and its queue has room; a `whm`
 // also waits until no older `rhm`, `rw` or `act` is in flight, so that device memory
 // is never written past an instruction that may still fault, and an `rhm` or `rw`
-// waits until older `whm`s are done, so that it reads what they wrote. `sync` and `halt` wait
+// waits until older `whm`s whose bytes it may read are done, so that it reads what
+// they wrote (the in-flight `whm`s are tracked as one byte range, their union). `sync` and `halt` wait
 // for every older instruction; `nop` retires at once.
 //
 // Errors: a checked instruction that fails, or a fault a unit reports at run time,
@@ -109,10 +110,15 @@ module tpu_controller #(
   wire [3:0]                en;
   wire [4*AddrBits-1:0]     lo;
   wire [4*(AddrBits+1)-1:0] hi;
+  wire [31:0]               mem_lo;
+  wire [32:0]               mem_hi;
+  reg                       whm_any_q;    // whm ranges below are in flight
+  reg  [31:0]               whm_lo_q;
+  reg  [32:0]               whm_hi_q;
   tpu_decode #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
                .DramBytes(DramBytes), .AddrBits(AddrBits)) u_decode (
       .instr_i(f_instr_i), .op_o(op), .error_o(dec_err), .unit_o(unit), .en_o(en),
-      .lo_o(lo), .hi_o(hi));
+      .lo_o(lo), .hi_o(hi), .mem_lo_o(mem_lo), .mem_hi_o(mem_hi));
 
   wire sw = f_instr_i[TPU_MMC_SWITCH_LSB];
   reg [3:0] wf_err;
@@ -132,10 +138,13 @@ module tpu_controller #(
   wire sb_ready, sb_busy;
   wire [SlotBits-1:0] sb_slot;
   // Device-memory order: a whm waits until no older instruction that may still fault
-  // (DMA-in, activation) is in flight; an rhm or rw waits until older whm writes have
-  // landed, since it may read what they wrote.
+  // (DMA-in, activation) is in flight; an rhm or rw waits until older whm writes to
+  // bytes it reads have landed. The whm ranges in flight are kept as their union,
+  // forgotten when the DMA-out unit is idle.
+  wire        whm_clear = unit_idle_i[3];
+  wire        overlap   = whm_any_q && !whm_clear && {1'b0, mem_lo} < whm_hi_q && mem_hi > {1'b0, whm_lo_q};
   wire order_ok  = op == TPU_OP_WHM ? unit_idle_i[0] && unit_idle_i[2] :
-                   (op == TPU_OP_RHM || op == TPU_OP_RW) ? unit_idle_i[3] : 1'b1;
+                   (op == TPU_OP_RHM || op == TPU_OP_RW) ? !overlap : 1'b1;
   wire cand      = head && !bad && is_unit;
   wire issue     = cand && sb_ready && q_ready_i[unit] && order_ok;
   wire waits_all = op == TPU_OP_SYNC || op == TPU_OP_HALT;
@@ -220,6 +229,20 @@ module tpu_controller #(
         tiles_q      <= tiles_q - 1'b1;
         has_active_q <= 1'b1;
       end
+    end
+  end
+
+  // The union of the device-memory ranges of the whm in flight.
+  wire whm_issue = issue && op == TPU_OP_WHM;
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      whm_any_q <= 1'b0;
+    end else if (whm_issue) begin
+      whm_any_q <= 1'b1;
+      whm_lo_q  <= (whm_any_q && !whm_clear && whm_lo_q < mem_lo) ? whm_lo_q : mem_lo;
+      whm_hi_q  <= (whm_any_q && !whm_clear && whm_hi_q > mem_hi) ? whm_hi_q : mem_hi;
+    end else if (whm_clear) begin
+      whm_any_q <= 1'b0;
     end
   end
 

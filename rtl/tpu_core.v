@@ -20,7 +20,7 @@ module tpu_core #(
     parameter integer Slots      = 8,    // instructions in flight (scoreboard slots)
     parameter integer QueueDepth = 4,    // per-unit instruction queue
     parameter integer MaxBeats   = 16,   // longest AXI burst
-    parameter integer ReadBursts = 8,    // AXI read bursts in flight
+    parameter integer ReadBursts = 16,   // AXI read bursts in flight
     parameter integer WedgeWfifo = 0     // test only: 1 blocks the weight FIFO's input
 ) (
     input  wire                    clk_i,

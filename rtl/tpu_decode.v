@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Instruction decode: the static checks of docs/isa.md for this configuration, the
-// unit an instruction goes to, and the row ranges the interlock scoreboard needs.
+// unit an instruction goes to, the row ranges the interlock scoreboard needs, and the
+// device-memory bytes a DMA instruction touches (for the controller's memory order).
 // Purely combinational. The weight-FIFO rule depends on program order and lives in
 // the controller.
 `default_nettype none
@@ -18,7 +19,9 @@ module tpu_decode #(
     output reg  [1:0]              unit_o,     // 0 DMA-in, 1 matrix, 2 activation, 3 DMA-out
     output reg  [3:0]              en_o,       // ranges {acc_wr, acc_rd, ub_wr, ub_rd}
     output reg  [4*AddrBits-1:0]   lo_o,
-    output reg  [4*(AddrBits+1)-1:0] hi_o
+    output reg  [4*(AddrBits+1)-1:0] hi_o,
+    output wire [31:0]             mem_lo_o,   // rhm, whm, rw: device memory [lo, hi)
+    output wire [32:0]             mem_hi_o
 );
 `include "tpu_isa.vh"
   localparam integer HiBits = AddrBits + 1;
@@ -59,6 +62,8 @@ module tpu_decode #(
   wire [36:0] rhm_end = addr + {5'd0, row_span} + {15'd0, seg_span} + seglen;
   wire [36:0] whm_end = addr + {5'd0, row_span} + len;
   wire [36:0] rw_end  = addr + {5'd0, row_span} + rw_len;
+  assign mem_lo_o = addr[31:0];
+  assign mem_hi_o = op == TPU_OP_RW ? rw_end[32:0] : op == TPU_OP_WHM ? whm_end[32:0] : rhm_end[32:0];
   wire [21:0] act_rows = rows[16:0] * pool[4:0];  // at most 2^16 * 16
   wire [36:0] act_acc_rows = {15'd0, act_rows};
   wire        unused_high = ^{rows[36:17], pool[36:5]};  // zero by construction

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // DMA-out sequencer: executes `whm` from its queue. For each row: read the unified-
-// buffer row, hand its first len bytes to the write engine (tpu_axi_write) for
-// addr + r*stride, and wait for the write response before the next row, so a bus
-// error stops the instruction exactly after the row that faulted (docs/isa.md).
+// buffer row and hand its first len bytes to the write engine (tpu_axi_write) for
+// addr + r*stride; the rows' writes are in flight together, and the instruction retires
+// when every row's response is in. A row answered with a bus error does not stop the
+// others: the instruction writes all its bytes outside error ranges, then ends with
+// BUS_ERROR (docs/isa.md "Errors").
 `default_nettype none
 
 module tpu_dma_out #(
@@ -47,7 +49,7 @@ module tpu_dma_out #(
   localparam integer UbBits   = $clog2(UbRows);
   localparam integer LenBits  = $clog2(N) + 1;
 
-  localparam [2:0] StIdle = 3'd0, StRead = 3'd1, StData = 3'd2, StCmd = 3'd3, StRsp = 3'd4,
+  localparam [2:0] StIdle = 3'd0, StRead = 3'd1, StData = 3'd2, StCmd = 3'd3, StWait = 3'd4,
                    StRetire = 3'd5;
 
   reg  [2:0]          state_q;
@@ -64,9 +66,12 @@ module tpu_dma_out #(
   wire [15:0] stride  = in_q[TPU_WHM_STRIDE_LSB +: 16];
   wire [6:0]  len     = {1'b0, in_q[TPU_WHM_LEN_LSB +: 6]} + 7'd1;   // <= N (decode)
 
-  wire take    = state_q == StIdle && q_valid_i;
-  wire younger = err_valid_i && q_pc_i > err_pc_i;
-  wire rsp     = state_q == StRsp && rsp_valid_i;
+  wire take     = state_q == StIdle && q_valid_i;
+  wire younger  = err_valid_i && q_pc_i > err_pc_i;
+  wire cmd_fire = cmd_valid_o && cmd_ready_i;
+  wire rsp      = rsp_valid_i;                 // always taken
+  reg  [16:0] pend_q;                          // rows written, response not yet in
+  wire [16:0] pend_next = pend_q + {16'd0, cmd_fire} - {16'd0, rsp};
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -76,12 +81,17 @@ module tpu_dma_out #(
         StIdle:   if (take) state_q <= younger ? StRetire : StRead;
         StRead:   if (ubr_grant_i) state_q <= StData;
         StData:   state_q <= StCmd;
-        StCmd:    if (cmd_ready_i) state_q <= StRsp;
-        StRsp:    if (rsp_valid_i) state_q <= (rsp_error_i || row_q == rows_m1) ? StRetire : StRead;
+        StCmd:    if (cmd_ready_i) state_q <= row_q == rows_m1 ? StWait : StRead;
+        StWait:   if (pend_next == 17'd0) state_q <= StRetire;
         StRetire: state_q <= StIdle;
         default:  state_q <= StIdle;
       endcase
     end
+  end
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) pend_q <= 17'd0;
+    else pend_q <= pend_next;
   end
 
   always @(posedge clk_i) begin
@@ -95,8 +105,8 @@ module tpu_dma_out #(
       addr_q  <= q_instr_i[TPU_WHM_ADDR_LSB +: 32];
     end
     if (state_q == StData) data_q <= ubr_data_i;
-    if (rsp) begin
-      fault_q <= rsp_error_i;
+    if (rsp && rsp_error_i) fault_q <= 1'b1;
+    if (cmd_fire) begin
       row_q   <= row_q + 16'd1;
       ub_q    <= ub_q + 1'b1;
       addr_q  <= addr_q + {16'd0, stride};
@@ -115,7 +125,7 @@ module tpu_dma_out #(
   assign cmd_addr_o    = addr_q;
   assign cmd_len_o     = len[LenBits-1:0];
   assign cmd_data_o    = data_q;
-  assign rsp_ready_o   = state_q == StRsp;
+  assign rsp_ready_o   = 1'b1;
   assign retire_o      = retire_mask;
   assign fault_o       = state_q == StRetire && fault_q;
   assign fault_pc_o    = pc_q;

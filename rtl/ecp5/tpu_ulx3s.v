@@ -27,14 +27,8 @@ module tpu_ulx3s #(
   wire clk, locked;
   tpu_ecp5_pll u_pll (.clk_25mhz_i(clk_25mhz), .clk_o(clk), .locked_o(locked));
 
-  reg [4:0] por_q = 5'd0;
-  reg [1:0] btn_q = 2'b00;
-  always @(posedge clk) begin
-    btn_q <= {btn_q[0], btn[0] && locked};
-    if (!btn_q[1]) por_q <= 5'd0;
-    else if (!por_q[4]) por_q <= por_q + 5'd1;
-  end
-  wire rst_n = por_q[4];
+  wire rst_n;
+  tpu_board_reset u_reset (.clk_i(clk), .btn_ni(btn[0]), .clk_ok_i(locked), .rst_no(rst_n));
 
   wire                  irq, ram_en;
   wire [DmaWidth/8-1:0] ram_we;

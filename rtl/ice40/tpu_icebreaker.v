@@ -27,14 +27,8 @@ module tpu_icebreaker #(
 
   // Reset: 16 cycles after configuration (flip-flops start at zero), and the button,
   // synchronized.
-  reg [4:0] por_q = 5'd0;
-  reg [1:0] btn_q = 2'b00;
-  always @(posedge clk_i) begin
-    btn_q <= {btn_q[0], btn_ni};
-    if (!btn_q[1]) por_q <= 5'd0;
-    else if (!por_q[4]) por_q <= por_q + 5'd1;
-  end
-  wire rst_n = por_q[4];
+  wire rst_n;
+  tpu_board_reset u_reset (.clk_i(clk_i), .btn_ni(btn_ni), .clk_ok_i(1'b1), .rst_no(rst_n));
 
   wire                  irq, ram_en;
   wire [DmaWidth/8-1:0] ram_we;

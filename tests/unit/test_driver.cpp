@@ -49,7 +49,7 @@ TEST_CASE("driver errors are clear", "[driver]") {
   CHECK_THROWS_WITH(dev->write_mem(cfg.dram_bytes, {1}), Contains("outside device memory"));
   CHECK_THROWS_WITH(Device::open(config_n(8))->load(copy_program(cfg), "p.img"),
                     Contains("p.img: image was built for another configuration"));
-  CHECK_THROWS_WITH(parse_backend_name("fpga"), "unknown backend 'fpga' (available: model, rtl, systemc)");
+  CHECK_THROWS_WITH(parse_backend_name("fpga"), "unknown backend 'fpga' (available: model, rtl, systemc, uart)");
   Config bad = cfg;
   bad.array_size = 5;
   CHECK_THROWS_AS(Device::open(bad), ConfigError);

@@ -274,7 +274,7 @@ TEST_CASE("act shift above 63 is ACT_PARAM", "[model][errors]") {
   CHECK(st.pc == 0x20);
 }
 
-TEST_CASE("a whm stopped by a bus error has written the rows before and the good bytes of its row",
+TEST_CASE("a whm that meets a bus error writes every byte of its rows outside the error range",
           "[model][errors]") {
   const Config cfg = config_n(4);
   Run r(cfg);
@@ -284,7 +284,20 @@ TEST_CASE("a whm stopped by a bus error has written the rows before and the good
       cfg, {rhm(0, 2, 0x1000, 4, 4), whm(0, 3, 0x2000, 8, 4), halt()}, 0x1000, rows));
   CHECK(st.error == ErrorCode::BusError);
   CHECK(st.pc == 0x10);
+  // Rows 0 and 2 whole, row 1 without its faulting byte (row 2 is UB row 2: zeros).
   const std::vector<uint8_t> expect = {1, 2, 3, 4, 0, 0, 0, 0, 5, 0, 7, 8, 0, 0, 0, 0, 0, 0, 0, 0};
+  CHECK(std::equal(expect.begin(), expect.end(), r.model.dram().begin() + 0x2000));
+}
+
+TEST_CASE("a whm whose first row faults still writes the rows after it", "[model][errors]") {
+  const Config cfg = config_n(4);
+  Run r(cfg);
+  r.model.set_bus_errors({{0x2000, 0x2004}});  // all of the first row's destination
+  const std::vector<uint8_t> rows = {1, 2, 3, 4, 5, 6, 7, 8};
+  const Status st = r.go(make_image(
+      cfg, {rhm(0, 2, 0x1000, 4, 4), whm(0, 2, 0x2000, 8, 4), halt()}, 0x1000, rows));
+  CHECK(st.error == ErrorCode::BusError);
+  const std::vector<uint8_t> expect = {0, 0, 0, 0, 0, 0, 0, 0, 5, 6, 7, 8};
   CHECK(std::equal(expect.begin(), expect.end(), r.model.dram().begin() + 0x2000));
 }
 

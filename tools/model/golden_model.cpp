@@ -145,20 +145,21 @@ void GoldenModel::exec_rhm(const Instr& in) {
   counters_.dram_read_bytes += uint64_t(in.rows) * in.segs * in.seglen;
 }
 
-// Rows are written in order. Device memory drops the bytes of a faulting access, so a
-// row that meets an error range writes only its other bytes and ends the instruction.
+// Every row is written (the RTL has several rows' writes in flight). Device memory drops
+// the bytes of a faulting access, so rows that meet an error range write only their
+// other bytes, and the instruction then ends with BUS_ERROR.
 ErrorCode GoldenModel::exec_whm(const Instr& in) {
+  bool fault = false;
   for (int64_t r = 0; r < in.rows; ++r) {
     const uint64_t base = in.addr + r * in.stride;
     const int8_t* row = ub_row(uint32_t(in.ub + r));
     if (on_write_) on_write_(base, uint64_t(in.len));
-    bool fault = false;
     for (int64_t i = 0; i < in.len; ++i) {
       if (bus_error_in(base + i, 1)) fault = true;
       else dram_[base + i] = static_cast<uint8_t>(row[i]);
     }
-    if (fault) return ErrorCode::BusError;
   }
+  if (fault) return ErrorCode::BusError;
   counters_.dram_write_bytes += uint64_t(in.rows) * in.len;
   return ErrorCode::None;
 }
