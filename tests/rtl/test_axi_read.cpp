@@ -27,6 +27,23 @@ struct Burst {
   int beats, sent = 0;
 };
 
+// The slave's R channel for this cycle: unless it waits, the next beat of the oldest
+// burst (SLVERR in bad blocks). It keeps rvalid and the data, once shown, until rready
+// takes them, so nothing changes while `stalled`.
+template <typename M, typename Bad>
+void show_beat(M& dut, const std::deque<Burst>& bursts, const std::vector<uint8_t>& mem, Bad bad_block, bool stalled,
+               bool wait) {
+  constexpr int W = Bus<M>::Bytes;
+  if (stalled) return;
+  dut.m_axi_rvalid_i = !bursts.empty() && !wait;
+  if (!dut.m_axi_rvalid_i) return;
+  const Burst& b = bursts.front();
+  const uint32_t a = b.addr + uint32_t(b.sent * W);
+  for (int i = 0; i < W; ++i) set_bits(dut.m_axi_rdata_i, 8 * i, 8, mem[a + i]);
+  dut.m_axi_rresp_i = bad_block(a) ? 2 : 0;
+  dut.m_axi_rlast_i = b.sent + 1 == b.beats;
+}
+
 }  // namespace
 
 TEMPLATE_TEST_CASE("AXI read engine: bursts follow AXI4 rules and deliver exactly the span's bytes",
@@ -64,17 +81,7 @@ TEMPLATE_TEST_CASE("AXI read engine: bursts follow AXI4 rules and deliver exactl
     int ar_count = 0;
     for (int t = 0; t < 200000 && !done; ++t) {
       dut.m_axi_arready_i = !slave_waits(rng);
-      // The slave keeps rvalid and its data once shown until rready takes them.
-      if (!r_was_stalled) {
-        dut.m_axi_rvalid_i = !bursts.empty() && !slave_waits(rng);
-        if (dut.m_axi_rvalid_i) {
-          Burst& b = bursts.front();
-          const uint32_t a = b.addr + uint32_t(b.sent * W);
-          for (int i = 0; i < W; ++i) set_bits(dut.m_axi_rdata_i, 8 * i, 8, mem[a + i]);
-          dut.m_axi_rresp_i = bad_block(a) ? 2 : 0;  // SLVERR
-          dut.m_axi_rlast_i = b.sent + 1 == b.beats;
-        }
-      }
+      show_beat(dut, bursts, mem, bad_block, r_was_stalled, slave_waits(rng));
       dut.out_ready_i = !out_stalls(rng);
       dut.eval();
       const bool cmd_fire = dut.cmd_valid_i && dut.cmd_ready_o;
@@ -170,16 +177,7 @@ TEMPLATE_TEST_CASE("AXI read engine: spans back to back are in flight together a
       dut.cmd_tag_i = spans[issued].tag;
     }
     dut.m_axi_arready_i = !slave_waits(rng);
-    if (!r_was_stalled) {
-      dut.m_axi_rvalid_i = !bursts.empty() && !slave_waits(rng);
-      if (dut.m_axi_rvalid_i) {
-        Burst& b = bursts.front();
-        const uint32_t a = b.addr + uint32_t(b.sent * W);
-        for (int i = 0; i < W; ++i) set_bits(dut.m_axi_rdata_i, 8 * i, 8, mem[a + i]);
-        dut.m_axi_rresp_i = bad_block(a) ? 2 : 0;
-        dut.m_axi_rlast_i = b.sent + 1 == b.beats;
-      }
-    }
+    show_beat(dut, bursts, mem, bad_block, r_was_stalled, slave_waits(rng));
     dut.out_ready_i = !out_stalls(rng);
     dut.eval();
     REQUIRE(bool(dut.busy_o) == (finished < issued));  // spans taken, not yet ended
