@@ -49,6 +49,8 @@ if ! (cd "$out" && "${pnr[@]}" --json "$top.json" --freq "$clock_mhz" --report p
   grep -E "ERROR|Unable to place|only has" "$out/pnr.log" | head -5 | sed 's/^/    /' >&2
   grep -A20 "Device utilisation" "$out/pnr.log" | grep -E "[0-9]+%" | awk '$NF+0 > 100' |
     sed 's/^Info:[[:space:]]*//' | tee "$out/overuse.txt" | sed 's/^/    /' >&2
+  [ -s "$out/overuse.txt" ] &&
+    echo "fpga: the design is larger than the device; docs/fpga.md has the measured table (BOARD=ulx3s builds)" >&2
   exit 1
 fi
 (cd "$out" && "${pack[@]}")
