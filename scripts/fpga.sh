@@ -47,8 +47,12 @@ if ! (cd "$out" && "${pnr[@]}" --json "$top.json" --freq "$clock_mhz" --report p
       --timing-allow-fail -l pnr.log -q > /dev/null 2>&1); then
   echo "fpga: FAIL: nextpnr-$family did not place and route $top (see $out/pnr.log):" >&2
   grep -E "ERROR|Unable to place|only has" "$out/pnr.log" | head -5 | sed 's/^/    /' >&2
-  grep -A20 "Device utilisation" "$out/pnr.log" | grep -E "[0-9]+%" | awk '$NF+0 > 100' |
-    sed 's/^Info:[[:space:]]*//' | tee "$out/overuse.txt" | sed 's/^/    /' >&2
+  # What overflowed: utilisation lines above 100%, or the placer giving up at the limit.
+  { grep -E "^Info:[[:space:]]+[A-Za-z_0-9 ]+:[[:space:]]+[0-9]+/[[:space:]]*[0-9]+[[:space:]]+[0-9]+%" "$out/pnr.log" |
+      awk '$NF+0 > 100' | sed 's/^Info:[[:space:]]*//' | sort -u
+    grep -q "at utilisation limit" "$out/pnr.log" &&
+      grep -E "Total LUT4s:" "$out/pnr.log" | head -1 | sed 's/^Info:[[:space:]]*/placement failed at /'
+  } | tee "$out/overuse.txt" | sed 's/^/    /' >&2
   [ -s "$out/overuse.txt" ] &&
     echo "fpga: the design is larger than the device; docs/fpga.md has the measured table (BOARD=ulx3s builds)" >&2
   exit 1
