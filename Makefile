@@ -38,7 +38,7 @@ train: build ## retrain and requantize the digits models into firmware/models (r
 	$(BIN)/tpu-train --out firmware/models
 
 bench: deps ## release build; GEMM utilization sweep, network layers, simulator speeds (JSON in build/bench)
-	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DTESSERA_SANITIZE=OFF
+	cmake -S . -B $(BUILD)-bench -DCMAKE_BUILD_TYPE=Release -DTESSERA_SANITIZE=OFF -DTESSERA_BENCH_THREADS=ON
 	cmake --build $(BUILD)-bench -j $(JOBS) --target tpu_bench
 	$(BUILD)-bench/bin/tpu-bench --out $(BUILD)/bench
 

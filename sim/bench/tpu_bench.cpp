@@ -5,9 +5,11 @@
 //     cycles (MACs / N^2), utilization, the stall counters; every run checked against
 //     the golden model.
 //  2. The digits networks layer by layer on the N = 16 core.
-//  3. Simulation speed of the N = 16 core: SystemC testbench, plain Verilator harness,
+//  3. Simulation speed of the N = 16 core: SystemC testbench, plain Verilator harness
+//     (also Verilated with --threads 2 when built by make bench),
 //     Icarus Verilog; the golden model's MAC/s.
-// Prints tables and writes them as JSON (--out DIR/bench.json).
+// Prints tables and writes them as JSON (--out DIR/bench.json). --gemm N SIZE runs one
+// GEMM row only (both bandwidths) and writes its program there, for tuning.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +19,9 @@
 
 #include "Vcore_n16.h"
 #include "Vcore_n8.h"
+#ifdef TESSERA_BENCH_THREADS
+#include "Vcore_n16_mt.h"
+#endif
 #include "asm/assembler.hpp"
 #include "bench_runs.hpp"
 #include "bench_systemc.hpp"
@@ -49,7 +54,7 @@ double pct(double a, double b) { return b > 0 ? 100.0 * a / b : 0.0; }
 
 // 1. GEMM sweep
 template <class V>
-void gemm_sweep(const Config& cfg, Json& json, bool& ok) {
+void gemm_sweep(const Config& cfg, int only_size, const std::string& out, Json& json, bool& ok) {
   const int n = int(cfg.array_size);
   const double n2 = double(n) * n;
   struct Bw {
@@ -60,10 +65,15 @@ void gemm_sweep(const Config& cfg, Json& json, bool& ok) {
   std::printf("  %-11s %-7s %9s %9s %6s %7s %7s %7s %7s %7s\n", "MxKxN", "memory", "cycles", "ideal", "util",
               "wstall", "wshift", "raw", "dma", "check");
   for (int size : {n, 32, 64, 128, 256}) {
-    if (size < n || (size == n && n == 32)) continue;
+    if (size < n || (size == n && n == 32) || (only_size && size != only_size)) continue;
     const compiler::GemmProgram g = compiler::gemm_program(cfg, size, size, size);
     const Image img = assemble_or_die(g.assembly, cfg);
     const auto dram = bench::memory_with(cfg, img, uint32_t(size));
+    if (only_size) {  // the program, to trace it with tpu-run --trace
+      const std::string name = out + "/gemm_n" + std::to_string(n) + "_" + std::to_string(size) + ".s";
+      std::ofstream(name) << g.assembly;
+      std::printf("  program: %s\n", name.c_str());
+    }
     for (const Bw& bw : bws) {
       sim::MemTiming t;
       t.latency = cfg.testbench.mem_latency;
@@ -164,6 +174,12 @@ void simulation_speed(const Config& cfg, const std::string& work, Json& json) {
   const bench::Measured sc = bench::run_systemc_n16(cfg, dram, img.entry, t);
   const double plain_cps = double(plain.own_cycles) / plain.seconds;
   const double sc_cps = double(sc.own_cycles) / sc.seconds;
+#ifdef TESSERA_BENCH_THREADS
+  const bench::Measured mt = bench::run_plain<Vcore_n16_mt>(cfg, dram, img.entry, t, false);
+  const double mt_cps = double(mt.own_cycles) / mt.seconds;
+#else
+  const double mt_cps = 0;  // built only by make bench
+#endif
   const double icarus_cps = icarus_speed(cfg, dram, work, 3000);
   // the golden model on the same GEMM, repeated for a measurable time
   GoldenModel model(cfg);
@@ -180,6 +196,9 @@ void simulation_speed(const Config& cfg, const std::string& work, Json& json) {
               (unsigned long long)plain.result.counters.cycles.value_or(0));
   std::printf("  SystemC testbench        %12.0f cycles/s\n", sc_cps);
   std::printf("  plain Verilator harness  %12.0f cycles/s\n", plain_cps);
+  if (mt_cps > 0)
+    std::printf("  the same, --threads 2    %12.0f cycles/s (%.2fx the single-threaded model)\n", mt_cps,
+                mt_cps / plain_cps);
   std::printf("  Icarus Verilog           %12.0f cycles/s (3000 cycles, start-up excluded)\n", icarus_cps);
   std::printf("  golden model             %12.3g MAC/s   (RTL, plain harness: %.3g MAC/s)\n", model_macs, rtl_macs);
   std::printf("  ratios: SystemC / plain Verilator %.2f (target >= 0.6); Verilator / Icarus %.0f; "
@@ -190,6 +209,7 @@ void simulation_speed(const Config& cfg, const std::string& work, Json& json) {
               (unsigned long long)sc.own_cycles);
   std::ostringstream o;
   o << "{\"systemc_cycles_per_s\": " << sc_cps << ", \"verilator_cycles_per_s\": " << plain_cps
+    << ", \"verilator_threads2_cycles_per_s\": " << mt_cps
     << ", \"icarus_cycles_per_s\": " << icarus_cps << ", \"model_macs_per_s\": " << model_macs
     << ", \"rtl_macs_per_s\": " << rtl_macs << ", \"systemc_over_verilator\": " << sc_cps / plain_cps
     << ", \"verilator_over_icarus\": " << plain_cps / icarus_cps << ", \"model_over_rtl\": " << model_macs / rtl_macs
@@ -203,16 +223,30 @@ void simulation_speed(const Config& cfg, const std::string& work, Json& json) {
 int run_bench(int argc, char** argv) {
   try {
     std::string out = "build/bench";
-    for (int i = 1; i + 1 < argc; i += 2)
-      if (std::string(argv[i]) == "--out") out = argv[i + 1];
+    int only_n = 0, only_size = 0;  // --gemm N SIZE: that one GEMM row only (for tuning)
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      if (a == "--out" && i + 1 < argc) {
+        out = argv[++i];
+      } else if (a == "--gemm" && i + 2 < argc) {
+        only_n = std::atoi(argv[++i]);
+        only_size = std::atoi(argv[++i]);
+        if ((only_n != 8 && only_n != 16) || only_size <= 0)
+          throw std::runtime_error("--gemm N SIZE: N is 8 or 16, SIZE one of the sweep's sizes");
+      } else {
+        throw std::runtime_error("unknown argument '" + a + "' (usage: tpu-bench [--out DIR] [--gemm N SIZE])");
+      }
+    }
     std::filesystem::create_directories(out);
     const Config n8 = load_config_file(src("configs/n8.yaml")), n16 = load_config_file(src("configs/default.yaml"));
     bool ok = true;
     Json gemm, nets, speed;
-    gemm_sweep<Vcore_n8>(n8, gemm, ok);
-    gemm_sweep<Vcore_n16>(n16, gemm, ok);
-    network_layers(n16, nets);
-    simulation_speed(n16, out, speed);
+    if (only_n != 16) gemm_sweep<Vcore_n8>(n8, only_size, out, gemm, ok);
+    if (only_n != 8) gemm_sweep<Vcore_n16>(n16, only_size, out, gemm, ok);
+    if (!only_n) {
+      network_layers(n16, nets);
+      simulation_speed(n16, out, speed);
+    }
     std::ofstream j(out + "/bench.json");
     j << "{\n  \"gemm\": [" << gemm.s.str() << "\n  ],\n  \"networks\": [" << nets.s.str() << "\n  ],\n  \"speed\": ["
       << speed.s.str() << "\n  ]\n}\n";
