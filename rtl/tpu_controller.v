@@ -5,12 +5,14 @@
 // Issue: the instruction at the head of the fetch buffer is decoded and checked
 // (fetch faults, static checks, then the weight-FIFO rule, which depends only on
 // program order). A unit instruction issues when the scoreboard finds no RAW, WAR or
-// WAW clash with another unit's in-flight instruction and its queue has room; a `whm`
-// also waits until no older `rhm`, `rw` or `act` is in flight, so that device memory
-// is never written past an instruction that may still fault, and an `rhm` or `rw`
-// waits until older `whm`s whose bytes it may read are done, so that it reads what
-// they wrote (the in-flight `whm`s are tracked as one byte range, their union). `sync` and `halt` wait
-// for every older instruction; `nop` retires at once.
+// WAW clash with another unit's in-flight instruction and its queue has room. An `rhm`
+// or `rw` waits until older `whm`s whose bytes it may read are done, so that it reads
+// what they wrote (the in-flight `whm`s are tracked as one byte range, their union).
+// A `whm` issues without waiting for older `rhm`, `rw` and `act`, but the DMA-out unit
+// holds it (`whm_hold_o`) until those that were in flight when it issued (its fence)
+// have retired, so device memory is never written past an instruction that may still
+// fault; younger instructions issue meanwhile. `sync` and `halt` wait for every older
+// instruction; `nop` retires at once.
 //
 // Errors: a checked instruction that fails, or a fault a unit reports at run time,
 // stops issue. Older instructions still in flight complete (younger ones are dropped
@@ -51,6 +53,8 @@ module tpu_controller #(
     output wire [31:0]            q_pc_o,
     output wire [SlotBits-1:0]    q_slot_o,
     input  wire [3:0]             unit_idle_i,   // queue empty and nothing executing
+    input  wire [SlotBits-1:0]    whm_slot_i,    // slot of the whm at the DMA-out queue head
+    output wire                   whm_hold_o,    // ... which must not start yet (its fence)
     // completion
     input  wire [Slots-1:0]       retire_i,
     input  wire [2:0]             fault_i,       // DMA-in, activation, DMA-out
@@ -137,14 +141,13 @@ module tpu_controller #(
                    op == TPU_OP_MMC || op == TPU_OP_ACT;
   wire sb_ready, sb_busy;
   wire [SlotBits-1:0] sb_slot;
-  // Device-memory order: a whm waits until no older instruction that may still fault
-  // (DMA-in, activation) is in flight; an rhm or rw waits until older whm writes to
-  // bytes it reads have landed. The whm ranges in flight are kept as their union,
-  // forgotten when the DMA-out unit is idle.
+  wire [Slots-1:0] sb_may_fault;
+  // Device-memory order: an rhm or rw waits until older whm writes to bytes it reads
+  // have landed. The whm ranges in flight are kept as their union, forgotten when the
+  // DMA-out unit is idle. (A whm's own wait for older instructions is its fence, below.)
   wire        whm_clear = unit_idle_i[3];
   wire        overlap   = whm_any_q && !whm_clear && {1'b0, mem_lo} < whm_hi_q && mem_hi > {1'b0, whm_lo_q};
-  wire order_ok  = op == TPU_OP_WHM ? unit_idle_i[0] && unit_idle_i[2] :
-                   (op == TPU_OP_RHM || op == TPU_OP_RW) ? !overlap : 1'b1;
+  wire order_ok  = (op == TPU_OP_RHM || op == TPU_OP_RW) ? !overlap : 1'b1;
   wire cand      = head && !bad && is_unit;
   wire issue     = cand && sb_ready && q_ready_i[unit] && order_ok;
   wire waits_all = op == TPU_OP_SYNC || op == TPU_OP_HALT;
@@ -155,7 +158,7 @@ module tpu_controller #(
   tpu_scoreboard #(.Slots(Slots), .AddrBits(AddrBits)) u_scoreboard (
       .clk_i, .rst_ni, .cand_valid_i(issue), .cand_unit_i(unit), .cand_en_i(en),
       .cand_lo_i(lo), .cand_hi_i(hi), .cand_ready_o(sb_ready), .cand_slot_o(sb_slot),
-      .retire_i(retire_i), .busy_o(sb_busy));
+      .retire_i(retire_i), .busy_o(sb_busy), .may_fault_o(sb_may_fault));
 
   // The oldest fault: the decode error (younger than everything issued) or a unit's.
   reg        f_any;
@@ -245,6 +248,26 @@ module tpu_controller #(
       whm_any_q <= 1'b0;
     end
   end
+
+  // Each whm's fence: the DMA-in and activation instructions in flight when it issued
+  // (all older than it), each forgotten as it retires. Only older instructions: they
+  // never wait for younger ones, so a held whm cannot deadlock the pipeline. When one of
+  // them faults, its retirement and err_valid_o arrive together and the DMA-out unit
+  // drops the whm as younger than the fault.
+  wire [Slots-1:0] fenced;   // per slot: its whm still waits for an older instruction
+  genvar fs;
+  generate
+    for (fs = 0; fs < Slots; fs = fs + 1) begin : g_fence
+      reg [Slots-1:0] fence_q;
+      always @(posedge clk_i) begin
+        if (!rst_ni) fence_q <= {Slots{1'b0}};
+        else if (whm_issue && sb_slot == fs[SlotBits-1:0]) fence_q <= sb_may_fault & ~retire_i;
+        else fence_q <= fence_q & ~retire_i;
+      end
+      assign fenced[fs] = |fence_q;
+    end
+  endgenerate
+  assign whm_hold_o = fenced[whm_slot_i];
 
   // Counters: cleared when a run starts, counting while it runs.
   wire [63:0] ev [0:Counters-1];

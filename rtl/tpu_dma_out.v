@@ -4,7 +4,8 @@
 // addr + r*stride; the rows' writes are in flight together, and the instruction retires
 // when every row's response is in. A row answered with a bus error does not stop the
 // others: the instruction writes all its bytes outside error ranges, then ends with
-// BUS_ERROR (docs/isa.md "Errors").
+// BUS_ERROR (docs/isa.md "Errors"). A whm starts only when the controller no longer
+// holds it (older instructions that may fault have retired).
 `default_nettype none
 
 module tpu_dma_out #(
@@ -20,6 +21,7 @@ module tpu_dma_out #(
     input  wire [127:0]           q_instr_i,
     input  wire [31:0]            q_pc_i,
     input  wire [SlotBits-1:0]    q_slot_i,
+    input  wire                   hold_i,        // the head whm's fence: older instructions may still fault
     input  wire                   err_valid_i,
     input  wire [31:0]            err_pc_i,
     output wire                   busy_o,
@@ -66,7 +68,7 @@ module tpu_dma_out #(
   wire [15:0] stride  = in_q[TPU_WHM_STRIDE_LSB +: 16];
   wire [6:0]  len     = {1'b0, in_q[TPU_WHM_LEN_LSB +: 6]} + 7'd1;   // <= N (decode)
 
-  wire take     = state_q == StIdle && q_valid_i;
+  wire take     = state_q == StIdle && q_valid_i && !hold_i;
   wire younger  = err_valid_i && q_pc_i > err_pc_i;
   wire cmd_fire = cmd_valid_o && cmd_ready_i;
   wire rsp      = rsp_valid_i;                 // always taken
@@ -117,7 +119,7 @@ module tpu_dma_out #(
   tpu_slot_mask #(.Slots(Slots)) u_retire (
       .valid_i(state_q == StRetire), .slot_i(slot_q), .mask_o(retire_mask));
 
-  assign q_ready_o     = state_q == StIdle;
+  assign q_ready_o     = state_q == StIdle && !hold_i;
   assign busy_o        = state_q != StIdle;
   assign ubr_valid_o   = state_q == StRead;
   assign ubr_addr_o    = ub_q;

@@ -25,7 +25,8 @@ module tpu_scoreboard #(
     output wire [SlotBits-1:0]     cand_slot_o,     // the slot it takes
     // retirement: every unit may retire one instruction per cycle, so a mask of slots
     input  wire [Slots-1:0]        retire_i,
-    output wire                    busy_o           // anything in flight (for sync/halt)
+    output wire                    busy_o,          // anything in flight (for sync/halt)
+    output wire [Slots-1:0]        may_fault_o      // in-flight DMA-in and activation slots
 );
   localparam integer SlotBits = (Slots > 1) ? $clog2(Slots) : 1;
   localparam integer HiBits   = AddrBits + 1;
@@ -33,7 +34,7 @@ module tpu_scoreboard #(
   // writes with writes. Index: {acc_wr, acc_rd, ub_wr, ub_rd} = 3..0.
   localparam integer UbRd = 0, UbWr = 1, AccRd = 2, AccWr = 3;
 
-  wire [Slots-1:0] valid, conflict;
+  wire [Slots-1:0] valid, conflict, faulting;
   wire [Slots-1:0] free = ~valid;
   wire             fire = cand_valid_i && cand_ready_o;
 
@@ -84,6 +85,8 @@ module tpu_scoreboard #(
       wire clash = overlap[4*UbRd+UbWr]  || overlap[4*UbWr+UbRd]  || overlap[4*UbWr+UbWr] ||
                    overlap[4*AccRd+AccWr] || overlap[4*AccWr+AccRd] || overlap[4*AccWr+AccWr];
       assign valid[i]    = valid_q;
+      // units whose instructions can still fault after issue (bus error, act parameters)
+      assign faulting[i] = valid_q && (unit_q == 2'd0 || unit_q == 2'd2);
       assign conflict[i] = valid_q && unit_q != cand_unit_i && clash;
       wire unused_cross = ^{overlap[4*UbRd+UbRd], overlap[4*AccRd+AccRd], overlap[4*UbRd+AccRd],
                             overlap[4*UbRd+AccWr], overlap[4*UbWr+AccRd], overlap[4*UbWr+AccWr],
@@ -95,6 +98,7 @@ module tpu_scoreboard #(
   assign cand_ready_o = |free && ~|conflict;
   assign cand_slot_o  = alloc;
   assign busy_o       = |valid;
+  assign may_fault_o  = faulting;
 
 `ifdef FORMAL
   // The interlock's promise, for every pair of in-flight instructions of different

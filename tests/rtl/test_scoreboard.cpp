@@ -89,6 +89,11 @@ TEMPLATE_TEST_CASE("scoreboard: issues exactly the candidates free of RAW, WAR a
     REQUIRE(bool(dut.busy_o) ==
             std::any_of(model.begin(), model.end(), [](const Entry& e) { return e.valid; }));
     REQUIRE(bool(dut.cand_ready_o) == (any_free && !hazard));
+    // The slots a whm's fence takes: in-flight DMA-in (0) and activation (2) instructions.
+    uint32_t may_fault = 0;
+    for (int i = 0; i < S; ++i)
+      if (model[i].valid && (model[i].unit == 0 || model[i].unit == 2)) may_fault |= 1u << i;
+    REQUIRE(uint32_t(dut.may_fault_o) == may_fault);
     if (any_free) REQUIRE(int(dut.cand_slot_o) == first_free);
     blocked_by_hazard += any_free && hazard;
     const bool fire = dut.cand_valid_i && dut.cand_ready_o;
