@@ -5,18 +5,28 @@
 // zero-filled row buffer at segment offset s*seglen, then the row is written to the
 // unified buffer. rw: one span per memory row; bytes land in a zero-filled N x N tile
 // buffer as rows (rw) or as columns (rw transpose), then the tile's N rows go into
-// the weight FIFO. The requester asks for an instruction's spans as fast as the read
-// engine takes them, ahead of the consumer, which places the returning beats in span
-// order. A span that comes back with a bus error ends the instruction with BUS_ERROR:
-// no further span is requested, and the beats of spans already requested are drained.
-// An instruction younger than a reported fault is retired unexecuted.
+// the weight FIFO.
+//
+// Two stages, so that memory latency and tile pushes overlap the next instruction: the
+// requester takes an instruction from the queue and asks for its spans as fast as the
+// read engine takes them; the consumer takes it from the requester (the hand-off) and
+// places the returning beats in span order. The requester starts the next instruction
+// once it has asked for all spans of this one and the consumer holds it, and only if
+// the consumer can finish without waiting for room in the weight FIFO: the next
+// instruction's beats would otherwise wait in the shared read engine, holding up
+// instruction fetch behind them, for as long as the FIFO stays full. (Correctness does
+// not depend on this: an issued rw's room is always made by older, issued mmc switches.)
+// A span that comes back with a bus error ends the instruction with BUS_ERROR: the
+// requester stops and every span in flight is drained. An instruction younger than a
+// reported fault is retired unexecuted, after draining any spans already asked for.
 `default_nettype none
 
 module tpu_dma_in #(
     parameter integer ArraySize = 16,
     parameter integer DataBits  = 128,
     parameter integer UbRows    = 4096,
-    parameter integer Slots     = 8
+    parameter integer Slots     = 8,
+    parameter integer WfFreeBits = 8
 ) (
     input  wire                   clk_i,
     input  wire                   rst_ni,
@@ -49,6 +59,7 @@ module tpu_dma_in #(
     // weight FIFO rows
     output wire                   wf_valid_o,
     input  wire                   wf_ready_i,
+    input  wire [WfFreeBits-1:0]  wf_free_i,     // free weight-FIFO rows
     output wire [N*8-1:0]         wf_data_o,
     // completion
     output wire [Slots-1:0]       retire_o,
@@ -69,19 +80,37 @@ module tpu_dma_in #(
                    StRetire = 3'd5;
   localparam integer FlyBits = 6;  // spans requested and not yet consumed (the engine holds few)
 
+  // Per instruction: the bytes of each span and the memory rows of an rw tile.
+  function automatic [6:0] span_len_of(input [127:0] i);
+    if (i[3:0] == TPU_OP_RW)
+      span_len_of = {1'b0, i[TPU_RW_TRANSPOSE_LSB] ? i[TPU_RW_K_LSB +: 6] : i[TPU_RW_N_LSB +: 6]} + 7'd1;
+    else
+      span_len_of = {1'b0, i[TPU_RHM_SEGLEN_LSB +: 6]} + 7'd1;
+  endfunction
+  function automatic [6:0] mem_rows_of(input [127:0] i);
+    mem_rows_of = {1'b0, i[TPU_RW_TRANSPOSE_LSB] ? i[TPU_RW_N_LSB +: 6] : i[TPU_RW_K_LSB +: 6]} + 7'd1;
+  endfunction
+
+  // requester
+  reg  [127:0]        rq_in_q;     // its instruction
+  reg                 rq_q;        // spans remain to be requested
+  reg  [15:0]         rq_row_q;
+  reg  [5:0]          rq_seg_q;
+  reg  [31:0]         row_addr_q;  // first byte of its row
+  reg  [31:0]         span_addr_q; // first byte of its next span
+  reg                 hand_q;      // the instruction waits for the consumer
+  reg  [31:0]         hand_pc_q;
+  reg  [SlotBits-1:0] hand_slot_q;
+  reg  [FlyBits-1:0]  fly_q;       // spans requested, last beat not yet consumed (both stages)
+
+  // consumer
   reg  [2:0]          state_q;
   reg  [127:0]        in_q;        // the instruction
   reg  [31:0]         pc_q;
   reg  [SlotBits-1:0] slot_q;
   reg                 fault_q;
-  reg  [15:0]         row_q;       // consumer: rhm row / rw memory row
+  reg  [15:0]         row_q;       // rhm row / rw memory row
   reg  [5:0]          seg_q;
-  reg                 rq_q;        // requester: spans remain to be requested
-  reg  [15:0]         rq_row_q;
-  reg  [5:0]          rq_seg_q;
-  reg  [31:0]         row_addr_q;  // requester: first byte of its row
-  reg  [31:0]         span_addr_q; // requester: first byte of its next span
-  reg  [FlyBits-1:0]  fly_q;       // spans requested, last beat not yet consumed
   reg  [PosBits-1:0]  pos_q;       // where the next byte lands in the row / column
   reg  [PosBits-1:0]  push_q;      // tile row being pushed
   reg  [N*8-1:0]      rowbuf_q;
@@ -91,26 +120,37 @@ module tpu_dma_in #(
   wire        transpose = in_q[TPU_RW_TRANSPOSE_LSB];
   wire [15:0] ub        = in_q[TPU_RHM_UB_LSB +: 16];
   wire [15:0] rows_m1   = in_q[TPU_RHM_ROWS_LSB +: 16];
-  wire [15:0] stride    = in_q[TPU_RHM_STRIDE_LSB +: 16];
-  wire [15:0] segstride = in_q[TPU_RHM_SEGSTRIDE_LSB +: 16];
-  wire [6:0]  seglen    = {1'b0, in_q[TPU_RHM_SEGLEN_LSB +: 6]} + 7'd1;
   wire [5:0]  segs_m1   = in_q[TPU_RHM_SEGS_LSB +: 6];
-  wire [6:0]  k         = {1'b0, in_q[TPU_RW_K_LSB +: 6]} + 7'd1;
-  wire [6:0]  n         = {1'b0, in_q[TPU_RW_N_LSB +: 6]} + 7'd1;
-  // rw: memory rows and bytes per memory row (docs/isa.md)
-  wire [6:0]  mem_rows  = transpose ? n : k;
-  wire [6:0]  span_len  = is_rw ? (transpose ? k : n) : seglen;
+  wire [6:0]  mem_rows  = mem_rows_of(in_q);
+  wire [6:0]  span_len  = span_len_of(in_q);
 
-  wire take      = state_q == StIdle && q_valid_i;
-  wire younger   = err_valid_i && q_pc_i > err_pc_i;
+  wire        rq_is_rw     = rq_in_q[3:0] == TPU_OP_RW;
+  wire [15:0] rq_rows_m1   = rq_in_q[TPU_RHM_ROWS_LSB +: 16];
+  wire [15:0] rq_stride    = rq_in_q[TPU_RHM_STRIDE_LSB +: 16];
+  wire [15:0] rq_segstride = rq_in_q[TPU_RHM_SEGSTRIDE_LSB +: 16];
+  wire [5:0]  rq_segs_m1   = rq_in_q[TPU_RHM_SEGS_LSB +: 6];
+  wire [6:0]  rq_mem_rows  = mem_rows_of(rq_in_q);
+  wire [6:0]  rq_span_len  = span_len_of(rq_in_q);
+
+  // The consumer finishes its instruction on its own: not draining after a fault, and
+  // an rw's tile rows still to push fit in the weight FIFO (only this unit writes it).
+  wire [WfFreeBits:0] rows_left = {{(WfFreeBits + 1 - PosBits){1'b0}}, N[PosBits-1:0] - push_q};
+  wire consumer_free = state_q == StIdle || (state_q == StRetire && !fault_q) ||
+                       (state_q == StData || state_q == StRow || state_q == StPush) &&
+                       (!is_rw || {1'b0, wf_free_i} >= rows_left);
+  wire rq_take   = q_valid_i && !rq_q && !hand_q && consumer_free;
+  wire rq_young  = err_valid_i && q_pc_i > err_pc_i;
+  wire take      = state_q == StIdle && hand_q;
+  wire younger   = err_valid_i && hand_pc_q > err_pc_i;
   wire req_fire  = req_valid_o && req_ready_i;
   wire beat_fire = state_q == StData && beat_valid_i;
   wire last_beat = beat_fire && beat_last_i;
   wire drain_last = state_q == StDrain && beat_valid_i && beat_last_i;
   wire span_end  = last_beat || drain_last;
   wire [FlyBits-1:0] fly_next = fly_q + {{(FlyBits-1){1'b0}}, req_fire} - {{(FlyBits-1){1'b0}}, span_end};
-  wire rq_last   = is_rw ? rq_row_q[6:0] == mem_rows - 7'd1
-                         : (rq_seg_q == segs_m1 && rq_row_q == rows_m1);
+  wire rq_last   = rq_is_rw ? rq_row_q[6:0] == rq_mem_rows - 7'd1
+                            : (rq_seg_q == rq_segs_m1 && rq_row_q == rq_rows_m1);
+  wire rq_stop   = (last_beat && beat_error_i) || (take && younger);   // drain from here on
   wire row_done  = state_q == StRow && ubw_ready_i;
   wire push_fire = state_q == StPush && wf_ready_i;
   wire rhm_last_seg = seg_q == segs_m1;
@@ -142,9 +182,9 @@ module tpu_dma_in #(
       state_q <= StIdle;
     end else begin
       case (state_q)
-        StIdle:   if (take) state_q <= younger ? StRetire : StData;
+        StIdle:   if (take) state_q <= younger ? StDrain : StData;
         StData:   if (last_beat) begin
-          if (beat_error_i)                      state_q <= fly_next == 0 ? StRetire : StDrain;
+          if (beat_error_i)                      state_q <= StDrain;
           else if (is_rw)                        state_q <= rw_last_row ? StPush : StData;
           else if (rhm_last_seg)                 state_q <= StRow;
         end
@@ -157,41 +197,47 @@ module tpu_dma_in #(
     end
   end
 
-  // The requester: the instruction's spans in the consumer's order.
+  // The requester: each instruction's spans in the consumer's order.
   always @(posedge clk_i) begin
     if (!rst_ni) begin
-      rq_q  <= 1'b0;
-      fly_q <= {FlyBits{1'b0}};
+      rq_q   <= 1'b0;
+      hand_q <= 1'b0;
+      fly_q  <= {FlyBits{1'b0}};
     end else begin
       fly_q <= fly_next;
-      if (take) rq_q <= !younger;
-      else if ((req_fire && rq_last) || (last_beat && beat_error_i)) rq_q <= 1'b0;
+      if (rq_take) rq_q <= !rq_young;
+      else if ((req_fire && rq_last) || rq_stop) rq_q <= 1'b0;
+      if (rq_take) hand_q <= 1'b1;
+      else if (take) hand_q <= 1'b0;
     end
   end
   always @(posedge clk_i) begin
-    if (take) begin
+    if (rq_take) begin
+      rq_in_q     <= q_instr_i;
+      hand_pc_q   <= q_pc_i;
+      hand_slot_q <= q_slot_i;
       rq_row_q    <= 16'd0;
       rq_seg_q    <= 6'd0;
       row_addr_q  <= q_instr_i[TPU_RHM_ADDR_LSB +: 32];
       span_addr_q <= q_instr_i[TPU_RHM_ADDR_LSB +: 32];
     end else if (req_fire) begin
-      if (is_rw || rq_seg_q == segs_m1) begin  // next row (rw: next memory row of the tile)
+      if (rq_is_rw || rq_seg_q == rq_segs_m1) begin  // next row (rw: next memory row of the tile)
         rq_row_q    <= rq_row_q + 16'd1;
         rq_seg_q    <= 6'd0;
-        row_addr_q  <= row_addr_q + {16'd0, stride};
-        span_addr_q <= row_addr_q + {16'd0, stride};
-      end else begin                           // next segment of the row
+        row_addr_q  <= row_addr_q + {16'd0, rq_stride};
+        span_addr_q <= row_addr_q + {16'd0, rq_stride};
+      end else begin                                 // next segment of the row
         rq_seg_q    <= rq_seg_q + 6'd1;
-        span_addr_q <= span_addr_q + {16'd0, segstride};
+        span_addr_q <= span_addr_q + {16'd0, rq_segstride};
       end
     end
   end
 
   always @(posedge clk_i) begin
     if (take) begin
-      in_q        <= q_instr_i;
-      pc_q        <= q_pc_i;
-      slot_q      <= q_slot_i;
+      in_q        <= rq_in_q;
+      pc_q        <= hand_pc_q;
+      slot_q      <= hand_slot_q;
       fault_q     <= 1'b0;
       row_q       <= 16'd0;
       seg_q       <= 6'd0;
@@ -231,12 +277,12 @@ module tpu_dma_in #(
     if (push_fire) push_q <= push_q + 1'b1;
   end
 
-  assign q_ready_o   = state_q == StIdle;
-  assign busy_o      = state_q != StIdle;
+  assign q_ready_o   = rq_take;
+  assign busy_o      = state_q != StIdle || hand_q || rq_q;
   assign req_valid_o = rq_q;
   assign beat_ready_o = state_q == StData || state_q == StDrain;
   assign req_addr_o  = span_addr_q;
-  assign req_len_o   = {5'd0, span_len};
+  assign req_len_o   = {5'd0, rq_span_len};
   assign ubw_valid_o = state_q == StRow;
   wire [15:0] ub_row = ub + row_q;
   assign ubw_addr_o  = ub_row[UbBits-1:0];
@@ -253,7 +299,7 @@ module tpu_dma_in #(
   assign read_bytes_o = last_beat && !beat_error_i ? span_len : 7'd0;
   assign tile_o       = push_fire && push_q == N[PosBits-1:0] - 1'b1;
 
-  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, beat_bytes};
+  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, beat_bytes, rq_in_q};
 endmodule
 
 `default_nettype wire

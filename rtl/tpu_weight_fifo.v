@@ -18,7 +18,8 @@ module tpu_weight_fifo #(
     output wire                   rd_valid_o,
     input  wire                   rd_ready_i,
     output wire [ArraySize*8-1:0] rd_data_o,
-    output wire [TileBits-1:0]    tiles_o
+    output wire [TileBits-1:0]    tiles_o,
+    output wire [PtrBits:0]       free_o       // rows that can still be written
 );
   localparam integer N        = ArraySize;
   localparam integer Rows     = N * DepthTiles;          // capacity in rows
@@ -62,6 +63,7 @@ module tpu_weight_fifo #(
   end
 
   assign wr_ready_o = count != Rows[PtrBits:0];
+  assign free_o     = Rows[PtrBits:0] - count;
   assign rd_valid_o = count != {(PtrBits+1){1'b0}};
   assign rd_data_o  = mem_q[rptr_q[PtrBits-1:0]];
   // Whole tiles written, counted from the tile the read pointer is in: the tile
