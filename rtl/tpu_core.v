@@ -123,6 +123,8 @@ module tpu_core #(
   wire [31:0]  f_pc;
   wire [3:0]   f_fault;
   wire [3:0]   q_push, q_ready, unit_idle;
+  wire [SlotBits-1:0] whm_head_slot;   // the whm at the DMA-out queue head ...
+  wire                whm_hold;        // ... waits for its fence (tpu_controller)
   wire [127:0] q_instr;
   wire [31:0]  q_pc;
   wire [SlotBits-1:0] q_slot;
@@ -144,6 +146,7 @@ module tpu_core #(
       .f_fault_i(f_fault),
       .q_valid_o(q_push), .q_ready_i(q_ready), .q_instr_o(q_instr), .q_pc_o(q_pc),
       .q_slot_o(q_slot), .unit_idle_i(unit_idle),
+      .whm_slot_i(whm_head_slot), .whm_hold_o(whm_hold),
       .retire_i(retire_in | retire_mmc | retire_act | retire_out),
       .fault_i({fault_out, fault_act, fault_in}),
       .fault_code_i({4'd6, 4'd7, 4'd6}),   // BUS_ERROR, ACT_PARAM, BUS_ERROR
@@ -210,6 +213,7 @@ module tpu_core #(
       assign dbg_queue_count_o[8*u +: 8] = {{(7 - QBits){1'b0}}, count};
     end
   endgenerate
+  assign whm_head_slot = qh_data[3][128 +: SlotBits];
   wire unit_busy_in, unit_busy_mmc, unit_busy_act, unit_busy_out;
   assign unit_idle = ~(qh_valid | {unit_busy_out, unit_busy_act, unit_busy_mmc, unit_busy_in});
   assign dbg_unit_busy_o = {unit_busy_out, unit_busy_act, unit_busy_mmc, unit_busy_in};
@@ -222,10 +226,13 @@ module tpu_core #(
   // ---- memories ---------------------------------------------------------------------------
   wire                ubr_act, ubr_out, ubr_mmc;
   wire [UbBits-1:0]   ubr_addr_act, ubr_addr_out, ubr_addr_mmc;
+  // Read port A: activation parameters before matrix rows; port B: DMA-out rows,
+  // served whenever they are in the other bank than port A's row.
+  wire                ub_b_ok;
   wire                grant_act = ubr_act;
-  wire                grant_out = ubr_out && !ubr_act;
-  wire                grant_mmc = ubr_mmc && !ubr_act && !ubr_out;
-  wire [N*8-1:0]      ub_rd_data;
+  wire                grant_mmc = ubr_mmc && !ubr_act;
+  wire                grant_out = ubr_out && ub_b_ok;
+  wire [N*8-1:0]      ub_rd_data, ub_out_data;
   wire                ubw_act, ubw_in;
   wire [UbBits-1:0]   ubw_addr_act, ubw_addr_in;
   wire [N*8-1:0]      ubw_data_in, act_out;
@@ -235,9 +242,9 @@ module tpu_core #(
   wire [N*8-1:0]      ub_wd = scrub ? {N*8{1'b0}} : ubw_act ? act_out : ubw_data_in;
   tpu_unified_buffer #(.ArraySize(N), .Rows(UbRows)) u_ub (
       .clk_i,
-      .rd_en_i(ubr_act || ubr_out || ubr_mmc),
-      .rd_addr_i(grant_act ? ubr_addr_act : grant_out ? ubr_addr_out : ubr_addr_mmc),
-      .rd_data_o(ub_rd_data),
+      .a_en_i(ubr_act || ubr_mmc), .a_addr_i(ubr_act ? ubr_addr_act : ubr_addr_mmc),
+      .a_data_o(ub_rd_data),
+      .b_en_i(ubr_out), .b_addr_i(ubr_addr_out), .b_ok_o(ub_b_ok), .b_data_o(ub_out_data),
       .wr_en_i(ub_we && (!scrub || {1'b0, scrub_addr} < UbRows[ScrubBits:0])),
       .wr_addr_i(ub_wa), .wr_data_i(ub_wd));
 
@@ -259,13 +266,17 @@ module tpu_core #(
   wire                wf_wvalid, wf_wready, wf_rvalid, wf_rready;
   wire [N*8-1:0]      wf_wdata, wf_rdata;
   wire [TileBits-1:0] tiles;
+  localparam integer WfFreeBits = $clog2(N * WfifoDepth) + 1;
+  wire [WfFreeBits-1:0] wf_free;
   wire                w_we;
   wire [RowBits-1:0]  w_row;
   tpu_weight_fifo #(.ArraySize(N), .DepthTiles(WfifoDepth)) u_wfifo (
       .clk_i, .rst_ni(rst_n && !clear),
       .wr_valid_i(wf_wvalid && WedgeWfifo == 0), .wr_ready_o(wf_wready), .wr_data_i(wf_wdata),
-      .rd_valid_o(wf_rvalid), .rd_ready_i(wf_rready), .rd_data_o(wf_rdata), .tiles_o(tiles));
+      .rd_valid_o(wf_rvalid), .rd_ready_i(wf_rready), .rd_data_o(wf_rdata), .tiles_o(tiles),
+      .free_o(wf_free));
   wire wf_wready_seen = wf_wready && WedgeWfifo == 0;
+  wire [WfFreeBits-1:0] wf_free_seen = WedgeWfifo == 0 ? wf_free : {WfFreeBits{1'b0}};
   wire unused_wf = wf_rvalid;  // the loader starts only on a whole tile
 
   wire mx_valid, mx_switch, mx_out_valid;
@@ -288,7 +299,8 @@ module tpu_core #(
       .in_data_i(acc_rd_data), .out_valid_o(act_out_valid), .out_data_o(act_out));
 
   // ---- unit sequencers -------------------------------------------------------------------
-  tpu_dma_in #(.ArraySize(N), .DataBits(DmaWidth), .UbRows(UbRows), .Slots(Slots)) u_dma_in (
+  tpu_dma_in #(.ArraySize(N), .DataBits(DmaWidth), .UbRows(UbRows), .Slots(Slots),
+               .WfFreeBits(WfFreeBits)) u_dma_in (
       .clk_i, .rst_ni(rst_n),
       .q_valid_i(qh_valid[0]), .q_ready_o(qh_ready[0]), .q_instr_i(qh_data[0][127:0]),
       .q_pc_i(qh_data[0][QWidth-1 -: 32]), .q_slot_i(qh_data[0][128 +: SlotBits]),
@@ -299,7 +311,7 @@ module tpu_core #(
       .beat_hi_i(rd_hi), .beat_last_i(rd_last), .beat_error_i(rd_error),
       .ubw_valid_o(ubw_in), .ubw_ready_i(ubw_in_ready), .ubw_addr_o(ubw_addr_in),
       .ubw_data_o(ubw_data_in),
-      .wf_valid_o(wf_wvalid), .wf_ready_i(wf_wready_seen), .wf_data_o(wf_wdata),
+      .wf_valid_o(wf_wvalid), .wf_ready_i(wf_wready_seen), .wf_free_i(wf_free_seen), .wf_data_o(wf_wdata),
       .retire_o(retire_in), .fault_o(fault_in), .fault_pc_o(fault_pc_in),
       .read_bytes_o(read_bytes), .tile_o(ev_tile));
 
@@ -337,9 +349,9 @@ module tpu_core #(
       .clk_i, .rst_ni(rst_n),
       .q_valid_i(qh_valid[3]), .q_ready_o(qh_ready[3]), .q_instr_i(qh_data[3][127:0]),
       .q_pc_i(qh_data[3][QWidth-1 -: 32]), .q_slot_i(qh_data[3][128 +: SlotBits]),
-      .err_valid_i(err_valid), .err_pc_i(err_pc), .busy_o(unit_busy_out),
+      .hold_i(whm_hold), .err_valid_i(err_valid), .err_pc_i(err_pc), .busy_o(unit_busy_out),
       .ubr_valid_o(ubr_out), .ubr_grant_i(grant_out), .ubr_addr_o(ubr_addr_out),
-      .ubr_data_i(ub_rd_data),
+      .ubr_data_i(ub_out_data),
       .cmd_valid_o(wr_cmd_valid), .cmd_ready_i(wr_cmd_ready), .cmd_addr_o(wr_cmd_addr),
       .cmd_len_o(wr_cmd_len), .cmd_data_o(wr_cmd_data),
       .rsp_valid_i(wr_rsp_valid), .rsp_ready_o(wr_rsp_ready), .rsp_error_i(wr_rsp_error),

@@ -39,6 +39,30 @@ SimOptions random_timing(std::mt19937& rng, const Config& cfg) {
 
 DiffInput to_input(const RandomProgram& p) { return {p.dram, p.entry, p.bus_errors}; }
 
+// The cycle each instruction (by PC) retired, from the core's trace port.
+template <class V>
+struct RetireLog {
+  std::map<int, uint32_t> slot_pc;
+  std::map<uint32_t, uint64_t> retired;
+  explicit RetireLog(CoreSim<V>& sim) {
+    sim.on_cycle = [this](V& d, uint64_t c) {
+      // Outputs after the edge describe the coming cycle; record them by that cycle.
+      if (d.trace_issue_o) slot_pc[d.trace_slot_o] = d.trace_pc_o;
+      for (int s = 0; s < 8; ++s)
+        if ((d.trace_retire_o >> s) & 1) retired[slot_pc[s]] = c;
+    };
+  }
+  uint64_t at(uint32_t pc) const {
+    REQUIRE(retired.count(pc));
+    return retired.at(pc);
+  }
+};
+
+template <class V>
+void load_program(CoreSim<V>& sim, const std::vector<Instr>& prog) {
+  for (size_t i = 0; i < prog.size(); ++i) store_word(encode(prog[i]), &sim.memory().bytes()[16 * i]);
+}
+
 }  // namespace
 
 TEMPLATE_TEST_CASE("the core runs random legal programs exactly as the golden model",
@@ -141,22 +165,12 @@ TEST_CASE("back-to-back multiplies with weight switches stream without a bubble"
   halt.op = Opcode::HALT;
   const std::vector<Instr> prog = {rw, rw, rw, sync, m1, m2, m3, halt};
   CoreSim<Vcore_n16> sim(cfg, SimOptions{});
-  for (size_t i = 0; i < prog.size(); ++i) store_word(encode(prog[i]), &sim.memory().bytes()[16 * i]);
-  std::map<int, uint32_t> slot_pc;
-  std::map<uint32_t, uint64_t> retired;
-  sim.on_cycle = [&](Vcore_n16& d, uint64_t c) {
-    // Outputs after the edge describe the coming cycle; record them by that cycle.
-    if (d.trace_issue_o) slot_pc[d.trace_slot_o] = d.trace_pc_o;
-    for (int s = 0; s < 8; ++s)
-      if ((d.trace_retire_o >> s) & 1) retired[slot_pc[s]] = c;
-  };
+  load_program(sim, prog);
+  const RetireLog<Vcore_n16> log(sim);
   const RunResult r = sim.run(0, 100000);
   REQUIRE(r.ok());
-  REQUIRE(retired.count(0x40));
-  REQUIRE(retired.count(0x50));
-  REQUIRE(retired.count(0x60));
-  CHECK(retired[0x50] - retired[0x40] == uint64_t(L));
-  CHECK(retired[0x60] - retired[0x50] == uint64_t(L));
+  CHECK(log.at(0x50) - log.at(0x40) == uint64_t(L));
+  CHECK(log.at(0x60) - log.at(0x50) == uint64_t(L));
   CHECK(*r.counters.weight_shift == 0u);
   CHECK(*r.counters.weight_stall == 0u);
   CHECK(*r.counters.matrix_active == uint64_t(3 * L));
@@ -188,4 +202,102 @@ TEMPLATE_TEST_CASE("an rhm reads what an older whm wrote to device memory", "[rt
   const DiffResult d = differential_run<TestType>(cfg, in, SimOptions{});
   INFO(d.report);
   CHECK(d.match);
+}
+
+TEST_CASE("a whm beside streaming multiplies costs them no input rows", "[rtl][core][timing]") {
+  // As above, with a whm of 8 UB rows issued between the multiplies: it reads through
+  // the unified buffer's second port, so the multiplies still retire L cycles apart.
+  const Config cfg = core_config<Vcore_n16>();
+  const int L = 40;
+  Instr rw, sync, m1, m2, m3, whm, halt;
+  rw.op = Opcode::RW, rw.addr = 0x10000, rw.stride = 16, rw.k = 16, rw.n = 16;
+  sync.op = Opcode::SYNC;
+  m1.op = m2.op = m3.op = Opcode::MMC;
+  m1.rows = m2.rows = m3.rows = L;
+  m1.sw = m2.sw = m3.sw = 1;
+  m2.acc = L, m3.acc = 2 * L;
+  whm.op = Opcode::WHM, whm.ub = 200, whm.rows = 8, whm.addr = 0x20000, whm.stride = 16, whm.len = 16;
+  halt.op = Opcode::HALT;
+  const std::vector<Instr> prog = {rw, rw, rw, sync, m1, whm, m2, m3, halt};
+  CoreSim<Vcore_n16> sim(cfg, SimOptions{});
+  load_program(sim, prog);
+  const RetireLog<Vcore_n16> log(sim);
+  const RunResult r = sim.run(0, 100000);
+  REQUIRE(r.ok());
+  // pc 0x40, 0x60, 0x70: the multiplies; 0x50: the whm
+  CHECK(log.at(0x50) < log.at(0x70));  // the whm ran while the multiplies streamed
+  CHECK(log.at(0x60) - log.at(0x40) == uint64_t(L));
+  CHECK(log.at(0x70) - log.at(0x60) == uint64_t(L));
+  CHECK(r.counters.dram_write_bytes == 8u * 16u);
+}
+
+TEST_CASE("consecutive weight loads overlap their memory latency", "[rtl][core][timing]") {
+  // Four rw with a read latency of 30 cycles. One instruction at a time, a tile costs
+  // at least the latency, its 16 beats and its 16 pushes into the weight FIFO: 62
+  // cycles. The DMA-in asks for the next tile's rows while it places this one's, so the
+  // tiles land closer together than that (about 50 cycles here: the read engine's 16
+  // outstanding bursts are all taken by one tile until its beats return).
+  const Config cfg = core_config<Vcore_n16>();
+  SimOptions opt;
+  opt.timing.latency = 30;
+  Instr rw, halt;
+  rw.op = Opcode::RW, rw.stride = 16, rw.k = 16, rw.n = 16;
+  halt.op = Opcode::HALT;
+  std::vector<Instr> prog;
+  for (int i = 0; i < 4; ++i) prog.push_back(rw), prog.back().addr = 0x10000 + 0x100 * i;
+  prog.push_back(halt);
+  CoreSim<Vcore_n16> sim(cfg, opt);
+  load_program(sim, prog);
+  const RetireLog<Vcore_n16> log(sim);
+  const RunResult r = sim.run(0, 100000);
+  REQUIRE(r.ok());
+  CHECK(r.counters.weight_tiles == 4u);
+  for (uint32_t pc = 0x10; pc <= 0x30; pc += 0x10) {
+    INFO("rw at " << pc);
+    CHECK(log.at(pc) - log.at(pc - 0x10) < 30u + 2 * 16u);
+  }
+}
+
+TEMPLATE_TEST_CASE("a whm waits for older loads that may fault without blocking younger instructions",
+                   "[rtl][core]", Vcore_n4, Vcore_n16) {
+  // rw, a long rhm, then a whm of other UB rows and a younger mmc. The whm may not write
+  // device memory before the rhm is known not to fault, but younger instructions issue
+  // meanwhile: the mmc finishes while the rhm is still reading. When the rhm's last row
+  // is a bus error, the run ends there and the whm writes nothing (as on the model).
+  const Config cfg = core_config<TestType>();
+  const int64_t n = cfg.array_size;
+  Instr rw, rhm, whm, mmc, halt;
+  rw.op = Opcode::RW, rw.addr = 0x4000, rw.stride = n, rw.k = n, rw.n = n;
+  rhm.op = Opcode::RHM, rhm.ub = 0, rhm.rows = 100, rhm.addr = 0x6000, rhm.stride = 64, rhm.seglen = n,
+  rhm.segs = 1;
+  whm.op = Opcode::WHM, whm.ub = 200, whm.rows = 4, whm.addr = 0x9000, whm.stride = n, whm.len = n;
+  mmc.op = Opcode::MMC, mmc.ub = 120, mmc.rows = 8, mmc.sw = 1;
+  halt.op = Opcode::HALT;
+  const std::vector<Instr> prog = {rw, rhm, whm, mmc, halt};
+  SimOptions opt;
+  opt.timing.latency = 30;
+  opt.timing.bandwidth = 1;  // slow memory: the rhm takes a while
+  DiffInput in;
+  in.dram.assign(cfg.dram_bytes, 0);
+  for (size_t i = 0; i < prog.size(); ++i) store_word(encode(prog[i]), &in.dram[16 * i]);
+  for (size_t i = 0x4000; i < 0xA000; ++i) in.dram[i] = uint8_t(i * 7 + 3);
+  SECTION("no fault: younger instructions pass the waiting whm") {
+    CoreSim<TestType> sim(cfg, opt);
+    const RetireLog<TestType> log(sim);
+    const DiffResult d = differential_run_on(sim, cfg, in);
+    INFO(d.report);
+    REQUIRE(d.match);
+    CHECK(log.at(0x30) < log.at(0x10));  // the mmc, younger than the whm, before the rhm
+    CHECK(log.at(0x20) > log.at(0x10));  // the whm after the rhm
+  }
+  SECTION("the rhm faults: the whm writes nothing") {
+    const uint32_t last_row = 0x6000 + 99 * 64;
+    in.bus_errors = {{last_row, last_row + 64}};
+    const DiffResult d = differential_run<TestType>(cfg, in, opt);
+    INFO(d.report);
+    REQUIRE(d.match);
+    CHECK(d.model.state == RunState::Error);
+    CHECK(d.model.error == ErrorCode::BusError);
+    CHECK(d.model.pc == 0x10u);
+  }
 }
