@@ -70,12 +70,13 @@ class UartBackend : public Backend {
   // A start must not reach the core twice (a second one would run the program again
   // after this run ends): when its reply is lost, the run state tells whether it arrived.
   void start() {
-    for (int attempt = 0; attempt < 4; ++attempt) {
+    for (int attempt = 0; attempt < link_.options().tries; ++attempt) {
       if (link_.csr_write_once(sim::csr::kControl, sim::csr::kStart)) return;
       const auto state = static_cast<RunState>(link_.csr_read(sim::csr::kStatus) & 3);
       if (state == RunState::Running || (link_.csr_read(sim::csr::kIrq) & 1)) return;
     }
-    throw DriverError("starting the run: no reply from the board on " + link_.port_name());
+    throw DriverError("starting the run: no reply from the board on " + link_.port_name() + " after " +
+                      std::to_string(link_.options().tries) + " tries");
   }
 
   static LinkOptions link_options(const DeviceOptions& o) {

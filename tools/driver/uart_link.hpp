@@ -39,6 +39,7 @@ class UartLink {
   void mem_write(uint32_t addr, const uint8_t* data, size_t len);
 
   const LinkStats& stats() const { return stats_; }
+  const LinkOptions& options() const { return opts_; }
   const std::string& port_name() const { return port_->path(); }
 
  private:
