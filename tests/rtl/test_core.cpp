@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <optional>
 #include <random>
 
 #include "Vcore_n16.h"
@@ -57,6 +58,23 @@ struct RetireLog {
     return retired.at(pc);
   }
 };
+
+// N = 16: three weight tiles loaded, a sync, then three multiplies of L rows (pc 0x40,
+// 0x50, 0x60), each switching to the next tile; `between`, if given, goes after the
+// first multiply (and moves the next two to 0x60, 0x70).
+std::vector<Instr> streaming_multiplies(int L, std::optional<Instr> between) {
+  Instr rw, sync, m1, m2, m3, halt;
+  rw.op = Opcode::RW, rw.addr = 0x10000, rw.stride = 16, rw.k = 16, rw.n = 16;
+  sync.op = Opcode::SYNC;
+  m1.op = m2.op = m3.op = Opcode::MMC;
+  m1.rows = m2.rows = m3.rows = L;
+  m1.sw = m2.sw = m3.sw = 1;
+  m2.acc = L, m3.acc = 2 * L;
+  halt.op = Opcode::HALT;
+  std::vector<Instr> prog = {rw, rw, rw, sync, m1, m2, m3, halt};
+  if (between) prog.insert(prog.begin() + 5, *between);
+  return prog;
+}
 
 template <class V>
 void load_program(CoreSim<V>& sim, const std::vector<Instr>& prog) {
@@ -150,22 +168,13 @@ TEST_CASE("a wedged weight FIFO produces the watchdog report, not a hang", "[rtl
 
 
 TEST_CASE("back-to-back multiplies with weight switches stream without a bubble", "[rtl][core][timing]") {
-  // Two tiles already in the FIFO, then three multiplies of L rows, the last two
-  // switching tiles: each mmc must retire exactly L cycles after the one before it,
-  // and no cycle may be spent waiting for a shadow-weight load.
+  // Three tiles in the FIFO, then three multiplies of L rows, each switching to the
+  // next tile: each mmc must retire exactly L cycles after the one before it, and no
+  // cycle may be spent waiting for a shadow-weight load.
   const Config cfg = core_config<Vcore_n16>();
   const int L = 40;
-  Instr rw, sync, m1, m2, m3, halt;
-  rw.op = Opcode::RW, rw.addr = 0x10000, rw.stride = 16, rw.k = 16, rw.n = 16;
-  sync.op = Opcode::SYNC;
-  m1.op = m2.op = m3.op = Opcode::MMC;
-  m1.rows = m2.rows = m3.rows = L;
-  m1.sw = m2.sw = m3.sw = 1;
-  m2.acc = L, m3.acc = 2 * L;
-  halt.op = Opcode::HALT;
-  const std::vector<Instr> prog = {rw, rw, rw, sync, m1, m2, m3, halt};
   CoreSim<Vcore_n16> sim(cfg, SimOptions{});
-  load_program(sim, prog);
+  load_program(sim, streaming_multiplies(L, {}));
   const RetireLog<Vcore_n16> log(sim);
   const RunResult r = sim.run(0, 100000);
   REQUIRE(r.ok());
@@ -209,18 +218,10 @@ TEST_CASE("a whm beside streaming multiplies costs them no input rows", "[rtl][c
   // the unified buffer's second port, so the multiplies still retire L cycles apart.
   const Config cfg = core_config<Vcore_n16>();
   const int L = 40;
-  Instr rw, sync, m1, m2, m3, whm, halt;
-  rw.op = Opcode::RW, rw.addr = 0x10000, rw.stride = 16, rw.k = 16, rw.n = 16;
-  sync.op = Opcode::SYNC;
-  m1.op = m2.op = m3.op = Opcode::MMC;
-  m1.rows = m2.rows = m3.rows = L;
-  m1.sw = m2.sw = m3.sw = 1;
-  m2.acc = L, m3.acc = 2 * L;
+  Instr whm;
   whm.op = Opcode::WHM, whm.ub = 200, whm.rows = 8, whm.addr = 0x20000, whm.stride = 16, whm.len = 16;
-  halt.op = Opcode::HALT;
-  const std::vector<Instr> prog = {rw, rw, rw, sync, m1, whm, m2, m3, halt};
   CoreSim<Vcore_n16> sim(cfg, SimOptions{});
-  load_program(sim, prog);
+  load_program(sim, streaming_multiplies(L, whm));
   const RetireLog<Vcore_n16> log(sim);
   const RunResult r = sim.run(0, 100000);
   REQUIRE(r.ok());
