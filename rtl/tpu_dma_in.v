@@ -160,7 +160,7 @@ module tpu_dma_in #(
   // Place the beat's bytes [lo, hi) at lanes [pos, pos + hi - lo) of an N-byte vector.
   reg [N*8-1:0] placed;
   reg [N-1:0]   lane_hit;
-  integer j;
+  integer j, r;
   reg [31:0] src;
   always @(*) begin
     placed   = {N*8{1'b0}};
@@ -175,7 +175,6 @@ module tpu_dma_in #(
   end
   wire [7:0] beat_bytes = {{(7 - LaneBits){1'b0}}, beat_hi_i} - {{(7 - LaneBits){1'b0}}, beat_lo_i};
   wire [PosBits-1:0] beat_count = beat_bytes[PosBits-1:0];
-  wire [31:0]        mem_row    = {16'd0, row_q};
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -248,13 +247,15 @@ module tpu_dma_in #(
     end
     if (beat_fire) begin
       pos_q <= pos_q + beat_count;
-      for (j = 0; j < N; j = j + 1) begin
-        if (lane_hit[j]) begin
-          if (!is_rw)         rowbuf_q[8*j +: 8] <= placed[8*j +: 8];
-          else if (transpose) tile_q[8*(j*N + mem_row) +: 8] <= placed[8*j +: 8];
-          else                tile_q[8*(mem_row*N + j) +: 8] <= placed[8*j +: 8];
-        end
-      end
+      for (j = 0; j < N; j = j + 1)
+        if (lane_hit[j] && !is_rw) rowbuf_q[8*j +: 8] <= placed[8*j +: 8];
+      // Tile bytes by row and column decode, not by an index computed from the memory
+      // row: an indexed write is a shifter over the whole tile per lane.
+      for (r = 0; r < N; r = r + 1)
+        for (j = 0; j < N; j = j + 1)
+          if (is_rw && (transpose ? (lane_hit[r] && row_q == j[15:0])
+                                  : (lane_hit[j] && row_q == r[15:0])))
+            tile_q[8*(r*N + j) +: 8] <= transpose ? placed[8*r +: 8] : placed[8*j +: 8];
     end
     if (last_beat) begin
       if (beat_error_i) fault_q <= 1'b1;
