@@ -31,16 +31,24 @@ module tpu_requant (
   wire signed [63:0] p_d = $signed(x_q) * $signed(mult_q);
   reg  signed [63:0] p_q;
 
-  // Stage 3: rounding shift on the magnitude, then zero point and clamp.
+  // Stage 3: rounding shift on the magnitude, then zero point and clamp. Any rounded
+  // magnitude q >= 512 clamps like 511 (511 + zp > 127 and -511 + zp < -128 for every
+  // int8 zp), so only q's low nine bits and "q >= 512" are computed, not all of q.
   wire        neg   = p_q[63];
-  wire [63:0] mag   = neg ? (~p_q + 64'd1) : p_q;
-  wire [63:0] half  = (shift_q2 == 6'd0) ? 64'd0 : (64'd1 << (shift_q2 - 6'd1));
-  wire [63:0] q     = (mag + half) >> shift_q2;
-  wire [64:0] y     = neg ? (~{1'b0, q} + 65'd1) : {1'b0, q};
-  wire [64:0] y_zp  = y + {{57{zp_q2[7]}}, zp_q2};
-  wire [64:0] lo    = relu_q2 ? {{57{zp_q2[7]}}, zp_q2} : {{57{1'b1}}, 8'h80};
+  wire [62:0] mag   = neg ? (~p_q[62:0] + 63'd1) : p_q[62:0];   // |p| <= 2^62
+  wire [62:0] half  = (shift_q2 == 6'd0) ? 63'd0 : (63'd1 << (shift_q2 - 6'd1));
+  wire [63:0] sum   = {1'b0, mag} + {1'b0, half};               // up to 2^62 + 2^62
+  wire [63:0] sum_r = sum >> shift_q2;
+  wire [8:0]  q_lo  = sum_r[8:0];                                // the rest: q_big
+  wire [6:0]  top   = {1'b0, shift_q2} + 7'd9;                   // q's bit 9 in sum
+  wire [63:0] high  = {64{1'b1}} << top;                         // sum's bits that make q >= 512
+  wire        q_big = |(sum & high);
+  wire [8:0]  q     = q_big ? 9'h1ff : q_lo;
+  wire [10:0] y     = neg ? (~{2'b0, q} + 11'd1) : {2'b0, q};
+  wire [10:0] y_zp  = y + {{3{zp_q2[7]}}, zp_q2};
+  wire [10:0] lo    = relu_q2 ? {{3{zp_q2[7]}}, zp_q2} : {{3{1'b1}}, 8'h80};
   wire        below = $signed(y_zp) < $signed(lo);
-  wire        above = $signed(y_zp) > $signed(65'd127);
+  wire        above = $signed(y_zp) > $signed(11'd127);
   wire [7:0]  out_d = below ? lo[7:0] : (above ? 8'd127 : y_zp[7:0]);
   reg  [7:0]  out_q;
 
@@ -72,6 +80,7 @@ module tpu_requant (
 
   assign out_valid_o = v3_q;
   assign out_o       = out_q;
+  wire unused = ^sum_r[63:9];
 endmodule
 
 `default_nettype wire

@@ -70,6 +70,13 @@ TEST_CASE("requant lane: rounding, saturation and ReLU edges match the golden mo
       {INT32_MIN, {0, INT32_MIN, 63}, 0, false}, {INT32_MIN, {0, INT32_MIN, 62}, 0, false},
       {INT32_MAX, {0, INT32_MAX, 63}, 0, false}, {-1, {0, 1, 63}, 0, false},
       {0, {12345, 1 << 30, 40}, -3, false},     {INT32_MIN, {-1, INT32_MIN, 0}, 127, false},
+      // rounded magnitudes at and beyond 2^9, with zero low bits (the lane keeps only
+      // q's low nine bits and whether q >= 512)
+      {512, {0, 1 << 20, 20}, 0, false},        {-512, {0, 1 << 20, 20}, 0, false},
+      {511, {0, 1 << 20, 20}, -128, false},     {-511, {0, 1 << 20, 20}, 127, false},
+      {1 << 20, {0, 1 << 30, 0}, 0, false},     {-(1 << 20), {0, 1 << 30, 0}, 0, true},
+      {INT32_MIN, {0, INT32_MIN, 53}, -128, false}, {INT32_MIN, {0, INT32_MIN, 54}, -128, false},
+      {INT32_MIN, {0, INT32_MAX, 53}, 127, false},  {1023, {0, 1, 1}, -128, false},
   };
   std::mt19937 rng(test::test_seed());
   run_cases(edges, 0.0, rng);
