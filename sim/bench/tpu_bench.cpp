@@ -12,10 +12,11 @@
 // GEMM row only (both bandwidths) and writes its program there, for tuning.
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "Vcore_n16.h"
 #include "Vcore_n8.h"
@@ -53,6 +54,14 @@ struct Json {
 double pct(double a, double b) { return b > 0 ? 100.0 * a / b : 0.0; }
 
 // 1. GEMM sweep
+// The square GEMM sizes measured on an N x N array: N itself (below 32) and 32..256.
+std::vector<int> sweep_sizes(int n) {
+  std::vector<int> sizes;
+  for (int size : {n, 32, 64, 128, 256})
+    if (size > n || (size == n && n < 32)) sizes.push_back(size);
+  return sizes;
+}
+
 template <class V>
 void gemm_sweep(const Config& cfg, int only_size, const std::string& out, Json& json, bool& ok) {
   const int n = int(cfg.array_size);
@@ -64,8 +73,8 @@ void gemm_sweep(const Config& cfg, int only_size, const std::string& out, Json& 
   std::printf("\nGEMM on the RTL, N = %d (%s)\n", n, cfg.summary().c_str());
   std::printf("  %-11s %-7s %9s %9s %6s %7s %7s %7s %7s %7s\n", "MxKxN", "memory", "cycles", "ideal", "util",
               "wstall", "wshift", "raw", "dma", "check");
-  for (int size : {n, 32, 64, 128, 256}) {
-    if (size < n || (size == n && n == 32) || (only_size && size != only_size)) continue;
+  for (int size : sweep_sizes(n)) {
+    if (only_size && size != only_size) continue;
     const compiler::GemmProgram g = compiler::gemm_program(cfg, size, size, size);
     const Image img = assemble_or_die(g.assembly, cfg);
     const auto dram = bench::memory_with(cfg, img, uint32_t(size));
@@ -229,10 +238,16 @@ int run_bench(int argc, char** argv) {
       if (a == "--out" && i + 1 < argc) {
         out = argv[++i];
       } else if (a == "--gemm" && i + 2 < argc) {
-        only_n = std::atoi(argv[++i]);
-        only_size = std::atoi(argv[++i]);
-        if ((only_n != 8 && only_n != 16) || only_size <= 0)
-          throw std::runtime_error("--gemm N SIZE: N is 8 or 16, SIZE one of the sweep's sizes");
+        const std::string n_arg = argv[++i], size_arg = argv[++i];
+        only_n = n_arg == "8" ? 8 : n_arg == "16" ? 16 : 0;
+        if (!only_n) throw std::runtime_error("--gemm N SIZE: N is 8 or 16, not '" + n_arg + "'");
+        std::string valid;
+        for (int size : sweep_sizes(only_n)) {
+          valid += (valid.empty() ? "" : ", ") + std::to_string(size);
+          if (size_arg == std::to_string(size)) only_size = size;
+        }
+        if (!only_size)
+          throw std::runtime_error("--gemm " + n_arg + " SIZE: SIZE is one of " + valid + ", not '" + size_arg + "'");
       } else {
         throw std::runtime_error("unknown argument '" + a + "' (usage: tpu-bench [--out DIR] [--gemm N SIZE])");
       }

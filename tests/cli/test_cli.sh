@@ -64,5 +64,12 @@ grep -q "mmc switch, ub=0, rows=64, acc=0" "$work/out" || { echo "FAIL: listing"
 check "reassemble" "$bin/tpu-as" "$work/again.s" -o "$work/again.img"
 check "identical image" cmp "$work/g.img" "$work/again.img"
 
+# tpu-bench: bad arguments are an error before anything runs.
+expect_fail "tpu-bench size" "tpu-bench: error: --gemm 16 SIZE: SIZE is one of 16, 32, 64, 128, 256, not '100'" \
+  "$bin/tpu-bench" --out "$work/bench" --gemm 16 100
+expect_fail "tpu-bench N" "tpu-bench: error: --gemm N SIZE: N is 8 or 16, not '4'" "$bin/tpu-bench" --gemm 4 32
+expect_fail "tpu-bench argument" "tpu-bench: error: unknown argument '--gemm'" "$bin/tpu-bench" --gemm 16
+[ ! -e "$work/bench" ] || { echo "FAIL: tpu-bench wrote output for bad arguments"; failures=$((failures + 1)); }
+
 echo "cli: $passes passed, $failures failed"
 [ $failures -eq 0 ]
