@@ -4,8 +4,8 @@
 # the table (between its fpga-report markers) from the builds' reports. A build that
 # does not fit its device becomes a row saying which resources overflowed. A row whose
 # build is newer than the RTL and its configuration is reused (rm -rf WORKDIR to redo
-# all). N = 16 on the ECP5-85F is not a row: its synthesis alone takes over half an hour,
-# and it cannot fit (256 PEs and 16 requantization lanes want 320 of the 156 multipliers).
+# all). N = 16 on the ECP5-85F is not a row: it cannot fit (256 PEs and 16
+# requantization lanes want 320 of the 156 multipliers).
 # usage: fpga-report.sh WORKDIR DOC
 set -uo pipefail
 cd "$(dirname "$0")/.."
