@@ -11,8 +11,10 @@ module tpu_board_soc #(
     parameter integer WfifoDepth    = 4,
     parameter integer DmaWidth      = 32,
     parameter integer DramBytes     = 65536,
-    parameter integer Slots         = 8,
-    parameter integer QueueDepth    = 4,
+    // Fewer instructions in flight than the core's defaults: a board's memory serves one
+    // beat every two cycles, so deeper queues buy little and cost logic and flip-flops.
+    parameter integer Slots         = 4,
+    parameter integer QueueDepth    = 2,
     parameter integer MaxBeats      = 16,
     parameter integer ClksPerBit    = 104,      // clock / baud: 12 MHz, 115200 baud
     parameter integer MaxPayload    = 256,      // bytes per memory request
