@@ -4,7 +4,8 @@
 // First the 9-row parameter block is read from the unified buffer into the activation
 // unit's register file (a shift above 63 ends the instruction with ACT_PARAM). Then
 // the accumulator rows stream one per cycle, for each output row its planes
-// acc + g*rows + r (g = 0..pool-1) marked first/last; every output row the unit
+// acc + g*rows + r (g = 0..pool-1) marked first/last — one per cycle, or as fast as a
+// serial activation unit takes them (act_accept_i); every output row the unit
 // produces is written to unified-buffer row ub + r. The activation unit's results
 // have priority on the unified buffer's write port, so they never wait.
 `default_nettype none
@@ -38,6 +39,7 @@ module tpu_act_seq #(
     output wire                   in_valid_o,     // data: the accumulators' read port
     output wire                   in_first_o,
     output wire                   in_last_o,
+    input  wire                   act_accept_i,   // a row given next cycle will be taken
     input  wire                   out_valid_i,
     // accumulator reads (data the next cycle)
     output wire                   acc_rd_o,
@@ -83,7 +85,7 @@ module tpu_act_seq #(
   wire take      = state_q == StIdle && q_valid_i;
   wire younger   = err_valid_i && q_pc_i > err_pc_i;
   wire p_grant   = state_q == StParams && prd_q != 4'd9 && ubr_grant_i;
-  wire streaming = state_q == StStream;
+  wire streaming = state_q == StStream && act_accept_i;  // a row is read this cycle
   wire last_plane = plane_q == pool_m1;
   wire last_row   = row_q == rows_m1;
 
@@ -99,7 +101,7 @@ module tpu_act_seq #(
         StIdle:   if (take) state_q <= younger ? StRetire : StParams;
         StParams: if (pwe_q && pwr_q == 4'd8) state_q <= StCheck;
         StCheck:  state_q <= shift_error_i ? StRetire : StStream;
-        StStream: if (last_plane && last_row) state_q <= StDrain;
+        StStream: if (streaming && last_plane && last_row) state_q <= StDrain;
         StDrain:  if (out_valid_i && out_q == rows_m1) state_q <= StRetire;
         StRetire: state_q <= StIdle;
         default:  state_q <= StIdle;

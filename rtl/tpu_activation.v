@@ -6,12 +6,18 @@
 // rows 4-7 the int32 multipliers, row 8 the shifts. It then streams accumulator rows
 // in plane order (for each output row: planes 0..P-1), marking the first and last
 // plane of each output row. One int8 row leaves for every `last` row, 4 cycles
-// after that row entered (3 requant stages and the pooling register). shift_error_o is high while any lane's shift byte is
-// above 63 (the sequencer reports ACT_PARAM instead of streaming).
+// after that row entered (3 requant stages and the pooling register). shift_error_o is
+// high while any lane's shift byte is above 63 (the sequencer reports ACT_PARAM instead
+// of streaming).
+//
+// Serial = 1 (small FPGAs): one requantization lane serves the N lanes in turn, a row
+// every N + 2 cycles; accept_next_o tells the sequencer whether a row given in the next
+// cycle will be taken (always, with N lanes). The results are the same.
 `default_nettype none
 
 module tpu_activation #(
-    parameter integer ArraySize = 4  // N: lanes
+    parameter integer ArraySize = 4,  // N: lanes
+    parameter integer Serial    = 0   // 1: one requantization lane for all N
 ) (
     input  wire                    clk_i,
     input  wire                    rst_ni,
@@ -25,6 +31,7 @@ module tpu_activation #(
     input  wire                    in_first_i,    // first plane of an output row
     input  wire                    in_last_i,     // last plane of an output row
     input  wire [ArraySize*32-1:0] in_data_i,
+    output wire                    accept_next_o,
     output wire                    out_valid_o,
     output wire [ArraySize*8-1:0]  out_data_o
 );
@@ -40,52 +47,113 @@ module tpu_activation #(
   wire [4*N*8-1:0] mult_flat = {prm_q[7], prm_q[6], prm_q[5], prm_q[4]};
   wire [N*8-1:0]   shifts    = prm_q[8];
 
-  // first/last travel with the data through the lanes' three stages.
-  wire [1:0] tag;
-  tpu_delay #(.Width(2), .Delay(3), .Reset(1)) u_tag (
-      .clk_i(clk_i), .rst_ni(rst_ni), .d_i({in_first_i, in_last_i}), .q_o(tag));
-
-  wire [N-1:0]   lane_valid;
-  wire [N*8-1:0] lane_out;
-  wire [N-1:0]   lane_bad_shift;
+  wire [N-1:0] lane_bad_shift;
   reg  [N*8-1:0] max_q;
   reg            out_valid_q;
-  wire [N*8-1:0] max_d;
   genvar i;
   generate
-    for (i = 0; i < N; i = i + 1) begin : g_lane
+    for (i = 0; i < N; i = i + 1) begin : g_shift
+      assign lane_bad_shift[i] = |shifts[8*i+6 +: 2];
+    end
+
+    if (Serial == 0) begin : g_parallel
+      // first/last travel with the data through the lanes' three stages.
+      wire [1:0] tag;
+      tpu_delay #(.Width(2), .Delay(3), .Reset(1)) u_tag (
+          .clk_i(clk_i), .rst_ni(rst_ni), .d_i({in_first_i, in_last_i}), .q_o(tag));
+
+      wire [N-1:0]   lane_valid;
+      wire [N*8-1:0] lane_out;
+      wire [N*8-1:0] max_d;
+      for (i = 0; i < N; i = i + 1) begin : g_lane
+        tpu_requant u_requant (
+            .clk_i      (clk_i),
+            .rst_ni     (rst_ni),
+            .in_valid_i (in_valid_i),
+            .acc_i      (in_data_i[32*i +: 32]),
+            .bias_i     (bias_flat[32*i +: 32]),
+            .mult_i     (mult_flat[32*i +: 32]),
+            .shift_i    (shifts[8*i +: 6]),
+            .zp_i       (zp_i),
+            .relu_i     (relu_i),
+            .out_valid_o(lane_valid[i]),
+            .out_o      (lane_out[8*i +: 8]));
+        // Running maximum over the planes of one output row (signed int8).
+        wire [7:0] v   = lane_out[8*i +: 8];
+        wire [7:0] cur = max_q[8*i +: 8];
+        assign max_d[8*i +: 8] = (tag[1] || $signed(v) > $signed(cur)) ? v : cur;
+      end
+
+      always @(posedge clk_i) begin
+        if (lane_valid[0]) max_q <= max_d;
+      end
+      always @(posedge clk_i) begin
+        if (!rst_ni) out_valid_q <= 1'b0;
+        else         out_valid_q <= lane_valid[0] && tag[0];
+      end
+      assign accept_next_o = 1'b1;
+      wire unused_lanes = ^lane_valid[N-1:0];  // all lanes run in lockstep; lane 0 speaks for them
+
+    end else begin : g_serial
+      localparam integer LaneBits = (N > 1) ? $clog2(N) : 1;
+      reg  [N*32-1:0]     row_q;    // the row being requantized, lane by lane
+      reg                 first_q, last_q, busy_q;
+      reg  [LaneBits-1:0] lane_q;
+      wire [LaneBits-1:0] lane_end = N[LaneBits-1:0] - 1'b1;
+      always @(posedge clk_i) begin
+        if (!rst_ni) begin
+          busy_q <= 1'b0;
+        end else if (in_valid_i) begin  // the sequencer gives a row only when accept_next_o was high
+          busy_q <= 1'b1;
+        end else if (busy_q && lane_q == lane_end) begin
+          busy_q <= 1'b0;
+        end
+      end
+      always @(posedge clk_i) begin
+        if (in_valid_i) begin
+          row_q   <= in_data_i;
+          first_q <= in_first_i;
+          last_q  <= in_last_i;
+          lane_q  <= {LaneBits{1'b0}};
+        end else if (busy_q) begin
+          lane_q  <= lane_q + 1'b1;
+        end
+      end
+
+      // Lane number, first and last travel with the value through the three stages.
+      wire                lane_valid;
+      wire [7:0]          lane_out;
+      wire [LaneBits+1:0] tag;
+      tpu_delay #(.Width(LaneBits + 2), .Delay(3), .Reset(1)) u_tag (
+          .clk_i(clk_i), .rst_ni(rst_ni), .d_i({lane_q, first_q, last_q}), .q_o(tag));
       tpu_requant u_requant (
           .clk_i      (clk_i),
           .rst_ni     (rst_ni),
-          .in_valid_i (in_valid_i),
-          .acc_i      (in_data_i[32*i +: 32]),
-          .bias_i     (bias_flat[32*i +: 32]),
-          .mult_i     (mult_flat[32*i +: 32]),
-          .shift_i    (shifts[8*i +: 6]),
+          .in_valid_i (busy_q),
+          .acc_i      (row_q[32*lane_q +: 32]),
+          .bias_i     (bias_flat[32*lane_q +: 32]),
+          .mult_i     (mult_flat[32*lane_q +: 32]),
+          .shift_i    (shifts[8*lane_q +: 6]),
           .zp_i       (zp_i),
           .relu_i     (relu_i),
-          .out_valid_o(lane_valid[i]),
-          .out_o      (lane_out[8*i +: 8]));
-      assign lane_bad_shift[i] = |shifts[8*i+6 +: 2];
-      // Running maximum over the planes of one output row (signed int8).
-      wire [7:0] v   = lane_out[8*i +: 8];
-      wire [7:0] cur = max_q[8*i +: 8];
-      assign max_d[8*i +: 8] = (tag[1] || $signed(v) > $signed(cur)) ? v : cur;
+          .out_valid_o(lane_valid),
+          .out_o      (lane_out));
+      wire [LaneBits-1:0] out_lane = tag[LaneBits+1:2];
+      wire [7:0]          cur      = max_q[8*out_lane +: 8];
+      always @(posedge clk_i) begin
+        if (lane_valid && (tag[1] || $signed(lane_out) > $signed(cur))) max_q[8*out_lane +: 8] <= lane_out;
+      end
+      always @(posedge clk_i) begin
+        if (!rst_ni) out_valid_q <= 1'b0;
+        else         out_valid_q <= lane_valid && tag[0] && out_lane == lane_end;
+      end
+      assign accept_next_o = !busy_q && !in_valid_i;
     end
   endgenerate
-
-  always @(posedge clk_i) begin
-    if (lane_valid[0]) max_q <= max_d;
-  end
-  always @(posedge clk_i) begin
-    if (!rst_ni) out_valid_q <= 1'b0;
-    else         out_valid_q <= lane_valid[0] && tag[0];
-  end
 
   assign shift_error_o = |lane_bad_shift;
   assign out_valid_o   = out_valid_q;
   assign out_data_o    = max_q;
-  wire unused_lanes = ^lane_valid[N-1:0];  // all lanes run in lockstep; lane 0 speaks for them
 endmodule
 
 `default_nettype wire

@@ -15,6 +15,7 @@ module tpu_board_soc #(
     // beat every two cycles, so deeper queues buy little and cost logic and flip-flops.
     parameter integer Slots         = 4,
     parameter integer QueueDepth    = 2,
+    parameter integer SerialAct     = 0,        // 1: one requantization lane (tpu_activation)
     parameter integer MaxBeats      = 16,
     parameter integer ClksPerBit    = 104,      // clock / baud: 12 MHz, 115200 baud
     parameter integer MaxPayload    = 256,      // bytes per memory request
@@ -81,7 +82,7 @@ module tpu_board_soc #(
   wire [31:0]           unused_queues;
   tpu_core #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth),
              .DmaWidth(DmaWidth), .DramBytes(DramBytes), .Slots(Slots), .QueueDepth(QueueDepth),
-             .MaxBeats(MaxBeats), .ReadBursts(2)) u_core (  // the board memory serves one burst at a time
+             .MaxBeats(MaxBeats), .ReadBursts(2), .SerialAct(SerialAct)) u_core (  // the board memory serves one burst at a time
       .clk_i, .rst_ni,
       .s_axil_awvalid_i(l_awvalid), .s_axil_awready_o(l_awready), .s_axil_awaddr_i(l_awaddr),
       .s_axil_wvalid_i(l_wvalid), .s_axil_wready_o(l_wready), .s_axil_wdata_i(l_wdata),

@@ -21,6 +21,7 @@ module tpu_core #(
     parameter integer QueueDepth = 4,    // per-unit instruction queue
     parameter integer MaxBeats   = 16,   // longest AXI burst
     parameter integer ReadBursts = 16,   // AXI read bursts in flight
+    parameter integer SerialAct  = 0,    // 1: one requantization lane serves all N (small FPGAs)
     parameter integer WedgeWfifo = 0     // test only: 1 blocks the weight FIFO's input
 ) (
     input  wire                    clk_i,
@@ -289,14 +290,16 @@ module tpu_core #(
 
   // ---- activation unit ------------------------------------------------------------------
   wire       param_we, shift_error, relu, act_in_valid, act_first, act_last, act_out_valid;
+  wire       act_accept;
   wire [3:0] param_row;
   wire [7:0] zp;
-  tpu_activation #(.ArraySize(N)) u_activation (
+  tpu_activation #(.ArraySize(N), .Serial(SerialAct)) u_activation (
       .clk_i, .rst_ni(rst_n),
       .param_we_i(param_we), .param_row_i(param_row), .param_data_i(ub_rd_data),
       .shift_error_o(shift_error), .zp_i(zp), .relu_i(relu),
       .in_valid_i(act_in_valid), .in_first_i(act_first), .in_last_i(act_last),
-      .in_data_i(acc_rd_data), .out_valid_o(act_out_valid), .out_data_o(act_out));
+      .in_data_i(acc_rd_data), .accept_next_o(act_accept), .out_valid_o(act_out_valid),
+      .out_data_o(act_out));
 
   // ---- unit sequencers -------------------------------------------------------------------
   tpu_dma_in #(.ArraySize(N), .DataBits(DmaWidth), .UbRows(UbRows), .Slots(Slots),
@@ -336,7 +339,7 @@ module tpu_core #(
       .ubr_valid_o(ubr_act), .ubr_grant_i(grant_act), .ubr_addr_o(ubr_addr_act),
       .param_we_o(param_we), .param_row_o(param_row), .shift_error_i(shift_error),
       .zp_o(zp), .relu_o(relu), .in_valid_o(act_in_valid), .in_first_o(act_first),
-      .in_last_o(act_last), .out_valid_i(act_out_valid),
+      .in_last_o(act_last), .act_accept_i(act_accept), .out_valid_i(act_out_valid),
       .acc_rd_o(acc_rd), .acc_addr_o(acc_ra),
       .ubw_valid_o(ubw_act), .ubw_addr_o(ubw_addr_act),
       .retire_o(retire_act), .fault_o(fault_act), .fault_pc_o(fault_pc_act));

@@ -36,7 +36,8 @@ module tpu_icebreaker #(
   wire [DmaWidth-1:0]   ram_wdata, ram_rdata;
   tpu_board_soc #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
                   .WfifoDepth(WfifoDepth), .DmaWidth(DmaWidth), .DramBytes(DramBytes),
-                  .ClksPerBit(ClksPerBit), .TimeoutCycles(TimeoutCycles)) u_soc (
+                  .ClksPerBit(ClksPerBit), .TimeoutCycles(TimeoutCycles),
+                  .SerialAct(1)) u_soc (  // one requantization lane: the UP5K has 8 DSPs
       .clk_i, .rst_ni(rst_n), .uart_rx_i, .uart_tx_o, .irq_o(irq),
       .ram_en_o(ram_en), .ram_we_o(ram_we), .ram_addr_o(ram_addr), .ram_wdata_o(ram_wdata),
       .ram_rdata_i(ram_rdata));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Block test of tpu_activation: parameter block, per-lane requantization, ReLU and
-// max pooling over planes, against the golden model's numerics, for N = 4 and 16.
+// max pooling over planes, against the golden model's numerics, for N = 4 and 16, and
+// N = 4 with one requantization lane serving all four (Serial = 1).
 #include <catch2/catch.hpp>
 
 #include <deque>
@@ -8,6 +9,7 @@
 
 #include "Vtpu_activation_n16.h"
 #include "Vtpu_activation_n4.h"
+#include "Vtpu_activation_n4s.h"
 #include "model/numerics.hpp"
 #include "test_seed.hpp"
 #include "vl_bits.hpp"
@@ -20,6 +22,7 @@ namespace {
 template <typename M> struct Lanes;
 template <> struct Lanes<Vtpu_activation_n4> { static constexpr int N = 4; };
 template <> struct Lanes<Vtpu_activation_n16> { static constexpr int N = 16; };
+template <> struct Lanes<Vtpu_activation_n4s> { static constexpr int N = 4; };
 
 // Writes the 9-row parameter block and returns the lanes' parameters.
 template <typename M>
@@ -51,7 +54,7 @@ std::vector<LaneParams> load_params(M& dut, std::mt19937& rng, bool bad_shift = 
 }  // namespace
 
 TEMPLATE_TEST_CASE("activation unit: requantize, ReLU and max-pool planes like the golden model",
-                   "[rtl][act]", Vtpu_activation_n4, Vtpu_activation_n16) {
+                   "[rtl][act]", Vtpu_activation_n4, Vtpu_activation_n16, Vtpu_activation_n4s) {
   constexpr int N = Lanes<TestType>::N;
   const int planes = GENERATE(1, 2, 4);
   const double idle = GENERATE(0.0, 0.3);
@@ -72,9 +75,10 @@ TEMPLATE_TEST_CASE("activation unit: requantize, ReLU and max-pool planes like t
   std::deque<std::vector<int8_t>> expected;
   int fed = 0, got = 0;
   std::vector<int8_t> best(N);
+  bool may_feed = true;  // accept_next_o of the cycle before: a row may be given now
   for (int t = 0; t < 100000 && got < rows; ++t) {
     dut.in_valid_i = 0;
-    if (fed < rows * planes && !idle_now(rng)) {
+    if (fed < rows * planes && may_feed && !idle_now(rng)) {
       const int g = fed % planes;
       dut.in_valid_i = 1;
       dut.in_first_i = g == 0;
@@ -88,6 +92,8 @@ TEMPLATE_TEST_CASE("activation unit: requantize, ReLU and max-pool planes like t
       if (g == planes - 1) expected.push_back(best);
       ++fed;
     }
+    dut.eval();
+    may_feed = dut.accept_next_o;
     tick(dut);
     if (dut.out_valid_o) {
       REQUIRE_FALSE(expected.empty());
