@@ -47,6 +47,12 @@ module tpu_activation #(
   wire [4*N*8-1:0] mult_flat = {prm_q[7], prm_q[6], prm_q[5], prm_q[4]};
   wire [N*8-1:0]   shifts    = prm_q[8];
 
+  // Running maximum over the planes of one output row (signed int8): the first plane
+  // starts it, every later plane raises it.
+  function automatic [7:0] pooled(input first, input [7:0] v, input [7:0] cur);
+    pooled = (first || $signed(v) > $signed(cur)) ? v : cur;
+  endfunction
+
   wire [N-1:0] lane_bad_shift;
   reg  [N*8-1:0] max_q;
   reg            out_valid_q;
@@ -78,10 +84,7 @@ module tpu_activation #(
             .relu_i     (relu_i),
             .out_valid_o(lane_valid[i]),
             .out_o      (lane_out[8*i +: 8]));
-        // Running maximum over the planes of one output row (signed int8).
-        wire [7:0] v   = lane_out[8*i +: 8];
-        wire [7:0] cur = max_q[8*i +: 8];
-        assign max_d[8*i +: 8] = (tag[1] || $signed(v) > $signed(cur)) ? v : cur;
+        assign max_d[8*i +: 8] = pooled(tag[1], lane_out[8*i +: 8], max_q[8*i +: 8]);
       end
 
       always @(posedge clk_i) begin
@@ -139,9 +142,8 @@ module tpu_activation #(
           .out_valid_o(lane_valid),
           .out_o      (lane_out));
       wire [LaneBits-1:0] out_lane = tag[LaneBits+1:2];
-      wire [7:0]          cur      = max_q[8*out_lane +: 8];
       always @(posedge clk_i) begin
-        if (lane_valid && (tag[1] || $signed(lane_out) > $signed(cur))) max_q[8*out_lane +: 8] <= lane_out;
+        if (lane_valid) max_q[8*out_lane +: 8] <= pooled(tag[1], lane_out, max_q[8*out_lane +: 8]);
       end
       always @(posedge clk_i) begin
         if (!rst_ni) out_valid_q <= 1'b0;
