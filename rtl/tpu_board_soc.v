@@ -16,6 +16,7 @@ module tpu_board_soc #(
     parameter integer Slots         = 4,
     parameter integer QueueDepth    = 2,
     parameter integer SerialAct     = 0,        // 1: one requantization lane (tpu_activation)
+    parameter integer SmallCore     = 0,        // 1: tpu_small_core instead of tpu_core (UP5K)
     parameter integer MaxBeats      = 16,
     parameter integer ClksPerBit    = 104,      // clock / baud: 12 MHz, 115200 baud
     parameter integer MaxPayload    = 256,      // bytes per memory request
@@ -80,30 +81,64 @@ module tpu_board_soc #(
   wire [SlotBits-1:0]   unused_trace_slot;
   wire [Slots-1:0]      unused_trace_retire;
   wire [31:0]           unused_queues;
-  tpu_core #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth),
-             .DmaWidth(DmaWidth), .DramBytes(DramBytes), .Slots(Slots), .QueueDepth(QueueDepth),
-             .MaxBeats(MaxBeats), .ReadBursts(2), .SerialAct(SerialAct)) u_core (  // the board memory serves one burst at a time
-      .clk_i, .rst_ni,
-      .s_axil_awvalid_i(l_awvalid), .s_axil_awready_o(l_awready), .s_axil_awaddr_i(l_awaddr),
-      .s_axil_wvalid_i(l_wvalid), .s_axil_wready_o(l_wready), .s_axil_wdata_i(l_wdata),
-      .s_axil_wstrb_i(l_wstrb), .s_axil_bvalid_o(l_bvalid), .s_axil_bready_i(l_bready),
-      .s_axil_bresp_o(l_bresp), .s_axil_arvalid_i(l_arvalid), .s_axil_arready_o(l_arready),
-      .s_axil_araddr_i(l_araddr), .s_axil_rvalid_o(l_rvalid), .s_axil_rready_i(l_rready),
-      .s_axil_rdata_o(l_rdata), .s_axil_rresp_o(l_rresp),
-      .m_axi_arvalid_o(arvalid), .m_axi_arready_i(arready), .m_axi_araddr_o(araddr),
-      .m_axi_arlen_o(arlen), .m_axi_arsize_o(arsize), .m_axi_arburst_o(arburst),
-      .m_axi_rvalid_i(rvalid), .m_axi_rready_o(rready), .m_axi_rdata_i(rdata),
-      .m_axi_rresp_i(rresp), .m_axi_rlast_i(rlast),
-      .m_axi_awvalid_o(awvalid), .m_axi_awready_i(awready), .m_axi_awaddr_o(awaddr),
-      .m_axi_awlen_o(awlen), .m_axi_awsize_o(awsize), .m_axi_awburst_o(awburst),
-      .m_axi_wvalid_o(wvalid), .m_axi_wready_i(wready), .m_axi_wdata_o(wdata),
-      .m_axi_wstrb_o(wstrb), .m_axi_wlast_o(wlast),
-      .m_axi_bvalid_i(bvalid), .m_axi_bready_o(bready), .m_axi_bresp_i(bresp),
-      .irq_o,
-      .trace_issue_o(unused_trace_issue), .trace_pc_o(unused_trace_pc),
-      .trace_op_o(unused_trace_op), .trace_slot_o(unused_trace_slot),
-      .trace_retire_o(unused_trace_retire), .dbg_unit_busy_o(unused_busy),
-      .dbg_queue_count_o(unused_queues));
+  generate
+    if (SmallCore != 0) begin : g_small
+      tpu_small_core #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
+                       .WfifoDepth(WfifoDepth), .DmaWidth(DmaWidth), .DramBytes(DramBytes)) u_core (
+          .clk_i, .rst_ni,
+          .s_axil_awvalid_i(l_awvalid), .s_axil_awready_o(l_awready), .s_axil_awaddr_i(l_awaddr),
+          .s_axil_wvalid_i(l_wvalid), .s_axil_wready_o(l_wready), .s_axil_wdata_i(l_wdata),
+          .s_axil_wstrb_i(l_wstrb), .s_axil_bvalid_o(l_bvalid), .s_axil_bready_i(l_bready),
+          .s_axil_bresp_o(l_bresp), .s_axil_arvalid_i(l_arvalid), .s_axil_arready_o(l_arready),
+          .s_axil_araddr_i(l_araddr), .s_axil_rvalid_o(l_rvalid), .s_axil_rready_i(l_rready),
+          .s_axil_rdata_o(l_rdata), .s_axil_rresp_o(l_rresp),
+          .m_axi_arvalid_o(arvalid), .m_axi_arready_i(arready), .m_axi_araddr_o(araddr),
+          .m_axi_arlen_o(arlen), .m_axi_arsize_o(arsize), .m_axi_arburst_o(arburst),
+          .m_axi_rvalid_i(rvalid), .m_axi_rready_o(rready), .m_axi_rdata_i(rdata),
+          .m_axi_rresp_i(rresp), .m_axi_rlast_i(rlast),
+          .m_axi_awvalid_o(awvalid), .m_axi_awready_i(awready), .m_axi_awaddr_o(awaddr),
+          .m_axi_awlen_o(awlen), .m_axi_awsize_o(awsize), .m_axi_awburst_o(awburst),
+          .m_axi_wvalid_o(wvalid), .m_axi_wready_i(wready), .m_axi_wdata_o(wdata),
+          .m_axi_wstrb_o(wstrb), .m_axi_wlast_o(wlast),
+          .m_axi_bvalid_i(bvalid), .m_axi_bready_o(bready), .m_axi_bresp_i(bresp),
+          .irq_o,
+          .trace_issue_o(unused_trace_issue), .trace_pc_o(unused_trace_pc),
+          .trace_op_o(unused_trace_op), .trace_slot_o(unused_trace_slot[0]),
+          .trace_retire_o(unused_trace_retire[0]), .dbg_unit_busy_o(unused_busy),
+          .dbg_queue_count_o(unused_queues));
+      if (Slots > 1) begin : g_pad
+        assign unused_trace_retire[Slots-1:1] = {(Slots-1){1'b0}};
+      end
+      if (SlotBits > 1) begin : g_pad_slot
+        assign unused_trace_slot[SlotBits-1:1] = {(SlotBits-1){1'b0}};
+      end
+    end else begin : g_full
+      tpu_core #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth),
+                 .DmaWidth(DmaWidth), .DramBytes(DramBytes), .Slots(Slots), .QueueDepth(QueueDepth),
+                 .MaxBeats(MaxBeats), .ReadBursts(2), .SerialAct(SerialAct)) u_core (  // the board memory serves one burst at a time
+          .clk_i, .rst_ni,
+          .s_axil_awvalid_i(l_awvalid), .s_axil_awready_o(l_awready), .s_axil_awaddr_i(l_awaddr),
+          .s_axil_wvalid_i(l_wvalid), .s_axil_wready_o(l_wready), .s_axil_wdata_i(l_wdata),
+          .s_axil_wstrb_i(l_wstrb), .s_axil_bvalid_o(l_bvalid), .s_axil_bready_i(l_bready),
+          .s_axil_bresp_o(l_bresp), .s_axil_arvalid_i(l_arvalid), .s_axil_arready_o(l_arready),
+          .s_axil_araddr_i(l_araddr), .s_axil_rvalid_o(l_rvalid), .s_axil_rready_i(l_rready),
+          .s_axil_rdata_o(l_rdata), .s_axil_rresp_o(l_rresp),
+          .m_axi_arvalid_o(arvalid), .m_axi_arready_i(arready), .m_axi_araddr_o(araddr),
+          .m_axi_arlen_o(arlen), .m_axi_arsize_o(arsize), .m_axi_arburst_o(arburst),
+          .m_axi_rvalid_i(rvalid), .m_axi_rready_o(rready), .m_axi_rdata_i(rdata),
+          .m_axi_rresp_i(rresp), .m_axi_rlast_i(rlast),
+          .m_axi_awvalid_o(awvalid), .m_axi_awready_i(awready), .m_axi_awaddr_o(awaddr),
+          .m_axi_awlen_o(awlen), .m_axi_awsize_o(awsize), .m_axi_awburst_o(awburst),
+          .m_axi_wvalid_o(wvalid), .m_axi_wready_i(wready), .m_axi_wdata_o(wdata),
+          .m_axi_wstrb_o(wstrb), .m_axi_wlast_o(wlast),
+          .m_axi_bvalid_i(bvalid), .m_axi_bready_o(bready), .m_axi_bresp_i(bresp),
+          .irq_o,
+          .trace_issue_o(unused_trace_issue), .trace_pc_o(unused_trace_pc),
+          .trace_op_o(unused_trace_op), .trace_slot_o(unused_trace_slot),
+          .trace_retire_o(unused_trace_retire), .dbg_unit_busy_o(unused_busy),
+          .dbg_queue_count_o(unused_queues));
+    end
+  endgenerate
   // The core always asks for full-width INCR bursts; the memory needs neither field.
   wire unused_axi = ^{arsize, awsize, arburst, awburst};
 

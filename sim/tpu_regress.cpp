@@ -14,18 +14,23 @@
 #include "coverage_report.hpp"
 #include "differential.hpp"
 #include "progen/random_program.hpp"
+#ifndef TESSERA_COVERAGE
+#include "Vsmall_icebreaker.h"
+#endif
 
 using namespace tessera;
 using namespace tessera::sim;
 
 static const char* kUsage =
     "usage: tpu-regress [--config FILE] [--seeds N] [--first-seed S] [--seed S [--wave FILE.fst]]\n"
-    "                   [--instructions K] [--coverage FILE.dat]\n"
+    "                   [--instructions K] [--coverage FILE.dat] [--core full|small]\n"
     "  Runs N seeds (default 100) from S (default 1); every fifth seed plants an error.\n"
     "  --seed S runs that seed alone (with --wave: and writes its waves).\n"
     "  --coverage  print functional coverage of the ISA; in tpu-regress-cov (make coverage)\n"
     "              also write Verilator coverage to FILE.dat and print line/toggle coverage\n"
     "              per module\n"
+    "  --core small  run on the small core (rtl/tpu_small_core.v), built for\n"
+    "              configs/icebreaker.yaml\n"
     "  Exit code 0 only when every run matched the golden model.\n";
 
 namespace {
@@ -44,7 +49,7 @@ ErrorCode planted(uint64_t seed) {
 int main(int argc, char** argv) {
   try {
     cli::Args args(argc, argv);
-    std::string config_path, value, wave, coverage;
+    std::string config_path, value, wave, coverage, core = "full";
     uint64_t seeds = 100, first = 1, instructions = 40;
     bool single = false;
     while (!args.done()) {
@@ -53,7 +58,7 @@ int main(int argc, char** argv) {
         return 0;
       }
       if (args.option("--config", config_path) || args.option("--wave", wave) ||
-          args.option("--coverage", coverage)) {}
+          args.option("--coverage", coverage) || args.option("--core", core)) {}
       else if (args.option("--seeds", value)) seeds = cli::parse_number(value, "--seeds");
       else if (args.option("--first-seed", value)) first = cli::parse_number(value, "--first-seed");
       else if (args.option("--seed", value)) first = cli::parse_number(value, "--seed"), seeds = 1, single = true;
@@ -61,12 +66,13 @@ int main(int argc, char** argv) {
       else throw cli::CliError{"unexpected argument '" + args.positional() + "'"};
     }
     if (!wave.empty() && !single) throw cli::CliError{"--wave needs --seed"};
+    if (core != "full" && core != "small") throw cli::CliError{"--core must be full or small, not '" + core + "'"};
     const Config cfg = cli::load_config_arg(config_path);
-    const std::string cfg_arg = config_path.empty() ? "" : " --config " + config_path;
+    const std::string cfg_arg = (config_path.empty() ? "" : " --config " + config_path) + (core == "small" ? " --core small" : "");
     std::map<std::string, Row> table;
     FunctionalCoverage functional;
     int failures = 0;
-    with_core(cfg, TESSERA_SOURCE_DIR, [&](auto tag) {
+    auto regress = [&](auto tag) {
       using V = typename decltype(tag)::type;
       std::unique_ptr<CoreSim<V>> shared;  // coverage: one model collects every run
       for (uint64_t seed = first; seed < first + seeds; ++seed) {
@@ -105,7 +111,18 @@ int main(int argc, char** argv) {
       if (!coverage.empty()) Verilated::threadContextp()->coveragep()->write(coverage.c_str());
 #endif
       return 0;
-    });
+    };
+    if (core == "small") {
+#ifdef TESSERA_COVERAGE
+      throw cli::CliError{"the coverage build has the full N = 4 core only"};
+#else
+      if (!same_core(cfg, load_config_file(TESSERA_SOURCE_DIR "/configs/icebreaker.yaml")))
+        throw cli::CliError{"the small core is built for configs/icebreaker.yaml only, not " + cfg.summary()};
+      regress(CoreTag<Vsmall_icebreaker>{});
+#endif
+    } else {
+      with_core(cfg, TESSERA_SOURCE_DIR, regress);
+    }
     std::printf("\n%-22s %6s %6s %6s %14s %12s\n", "programs", "runs", "pass", "fail", "instructions",
                 "RTL cycles");
     Row total;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Board top for the iCEBreaker (iCE40 UP5K, 12 MHz oscillator, FTDI UART): the board
-// system (rtl/tpu_board_soc.v) on the oscillator clock, with device memory in SPRAM.
+// system (rtl/tpu_board_soc.v) with the small core (rtl/tpu_small_core.v) on the
+// oscillator clock, with device memory in SPRAM.
 // Reset: at power-up, and while the user button is held. LEDs (active low): green while
 // a finished run is waiting for the host, red blinks to show the bitstream is alive.
 // Pins: icebreaker.pcf.
@@ -37,7 +38,7 @@ module tpu_icebreaker #(
   tpu_board_soc #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
                   .WfifoDepth(WfifoDepth), .DmaWidth(DmaWidth), .DramBytes(DramBytes),
                   .ClksPerBit(ClksPerBit), .TimeoutCycles(TimeoutCycles),
-                  .SerialAct(1)) u_soc (  // one requantization lane: the UP5K has 8 DSPs
+                  .SmallCore(1)) u_soc (  // the UP5K's 5 280 cells hold the small core only
       .clk_i, .rst_ni(rst_n), .uart_rx_i, .uart_tx_o, .irq_o(irq),
       .ram_en_o(ram_en), .ram_we_o(ram_we), .ram_addr_o(ram_addr), .ram_wdata_o(ram_wdata),
       .ram_rdata_i(ram_rdata));
