@@ -73,8 +73,8 @@ worst = min(clocks, key=lambda c: c["achieved"] / c["constraint"])
 print("%.1f %.1f" % (worst["achieved"], worst["constraint"]))' "$out/pnr_report.json")
 # MACs per cycle: N^2 on the full core's array, one every two cycles on the small core.
 if [ "$core" = small ]; then macs=0.5 macs_text="one MAC per two cycles"; else macs=$((n * n)) macs_text="N^2 MACs per cycle"; fi
-gops=$(awk -v m="$macs" -v f="$fmax" 'BEGIN {printf "%.2f", 2 * m * f / 1000}')
-core_gops=$(awk -v m="$macs" -v f="$target" 'BEGIN {printf "%.2f", 2 * m * f / 1000}')
+gops=$(awk -v m="$macs" -v f="$fmax" 'BEGIN {printf "%.3g", 2 * m * f / 1000}')
+core_gops=$(awk -v m="$macs" -v f="$target" 'BEGIN {printf "%.3g", 2 * m * f / 1000}')
 {
   echo "board: $board ($family)   top: $top   config: $config"
   echo "core: $core, N=$n ub_rows=$(param ub_rows) acc_rows=$(param acc_rows) dma_width=$(param dma_width) dram_bytes=$(param dram_bytes)"

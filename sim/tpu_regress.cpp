@@ -15,6 +15,7 @@
 #include "differential.hpp"
 #include "progen/random_program.hpp"
 #ifndef TESSERA_COVERAGE
+#include "Vcore_n4_serial_act.h"
 #include "Vsmall_icebreaker.h"
 #endif
 
@@ -23,14 +24,15 @@ using namespace tessera::sim;
 
 static const char* kUsage =
     "usage: tpu-regress [--config FILE] [--seeds N] [--first-seed S] [--seed S [--wave FILE.fst]]\n"
-    "                   [--instructions K] [--coverage FILE.dat] [--core full|small]\n"
+    "                   [--instructions K] [--coverage FILE.dat] [--core full|small|serial-act]\n"
     "  Runs N seeds (default 100) from S (default 1); every fifth seed plants an error.\n"
     "  --seed S runs that seed alone (with --wave: and writes its waves).\n"
     "  --coverage  print functional coverage of the ISA; in tpu-regress-cov (make coverage)\n"
     "              also write Verilator coverage to FILE.dat and print line/toggle coverage\n"
     "              per module\n"
     "  --core small  run on the small core (rtl/tpu_small_core.v), built for\n"
-    "              configs/icebreaker.yaml\n"
+    "              configs/icebreaker.yaml; --core serial-act on the N = 4 core with one\n"
+    "              requantization lane (SerialAct = 1), built for configs/n4.yaml\n"
     "  Exit code 0 only when every run matched the golden model.\n";
 
 namespace {
@@ -66,9 +68,10 @@ int main(int argc, char** argv) {
       else throw cli::CliError{"unexpected argument '" + args.positional() + "'"};
     }
     if (!wave.empty() && !single) throw cli::CliError{"--wave needs --seed"};
-    if (core != "full" && core != "small") throw cli::CliError{"--core must be full or small, not '" + core + "'"};
+    if (core != "full" && core != "small" && core != "serial-act")
+      throw cli::CliError{"--core must be full, small or serial-act, not '" + core + "'"};
     const Config cfg = cli::load_config_arg(config_path);
-    const std::string cfg_arg = (config_path.empty() ? "" : " --config " + config_path) + (core == "small" ? " --core small" : "");
+    const std::string cfg_arg = (config_path.empty() ? "" : " --config " + config_path) + (core == "full" ? "" : " --core " + core);
     std::map<std::string, Row> table;
     FunctionalCoverage functional;
     int failures = 0;
@@ -112,13 +115,15 @@ int main(int argc, char** argv) {
 #endif
       return 0;
     };
-    if (core == "small") {
+    if (core != "full") {
 #ifdef TESSERA_COVERAGE
       throw cli::CliError{"the coverage build has the full N = 4 core only"};
 #else
-      if (!same_core(cfg, load_config_file(TESSERA_SOURCE_DIR "/configs/icebreaker.yaml")))
-        throw cli::CliError{"the small core is built for configs/icebreaker.yaml only, not " + cfg.summary()};
-      regress(CoreTag<Vsmall_icebreaker>{});
+      const std::string built_for = core == "small" ? "configs/icebreaker.yaml" : "configs/n4.yaml";
+      if (!same_core(cfg, load_config_file(std::string(TESSERA_SOURCE_DIR "/") + built_for)))
+        throw cli::CliError{"--core " + core + " is built for " + built_for + " only, not " + cfg.summary()};
+      if (core == "small") regress(CoreTag<Vsmall_icebreaker>{});
+      else regress(CoreTag<Vcore_n4_serial_act>{});
 #endif
     } else {
       with_core(cfg, TESSERA_SOURCE_DIR, regress);
