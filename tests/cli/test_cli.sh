@@ -70,6 +70,12 @@ expect_fail "tpu-bench size" "tpu-bench: error: --gemm 16 SIZE: SIZE is one of 1
 expect_fail "tpu-bench N" "tpu-bench: error: --gemm N SIZE: N is 8 or 16, not '4'" "$bin/tpu-bench" --gemm 4 32
 expect_fail "tpu-bench argument" "tpu-bench: error: unknown argument '--gemm'" "$bin/tpu-bench" --gemm 16
 [ ! -e "$work/bench" ] || { echo "FAIL: tpu-bench wrote output for bad arguments"; failures=$((failures + 1)); }
+# tpu-regress: a core that does not exist, or one not built for the configuration.
+expect_fail "tpu-regress core" "tpu-regress: error: --core must be full, small or serial-act, not 'tiny'" \
+  "$bin/tpu-regress" --core tiny
+expect_fail "tpu-regress small core config" \
+  "tpu-regress: error: --core small is built for configs/icebreaker.yaml only, not N=16" \
+  "$bin/tpu-regress" --core small --seeds 1
 
 echo "cli: $passes passed, $failures failed"
 [ $failures -eq 0 ]
