@@ -44,6 +44,17 @@ inline std::vector<RequantCase> requant_edge_cases() {
   };
 }
 
+// Sets a unit's operand inputs to a case (tpu_requant and tpu_small_requant name them alike).
+template <class Dut>
+void drive_operands(Dut& dut, const RequantCase& c) {
+  dut.acc_i = uint32_t(c.acc);
+  dut.bias_i = uint32_t(c.p.bias);
+  dut.mult_i = uint32_t(c.p.multiplier);
+  dut.shift_i = c.p.shift;
+  dut.zp_i = uint8_t(c.zp);
+  dut.relu_i = c.relu;
+}
+
 // Random cases: full-range values mixed with realistic ones (small accumulators, scales
 // near 2^-10).
 inline std::vector<RequantCase> requant_random_cases(std::mt19937& rng, int count) {

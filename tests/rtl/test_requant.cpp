@@ -29,12 +29,7 @@ void run_cases(const std::vector<Case>& cases, double idle, std::mt19937& rng) {
     if (next < cases.size() && !idle_now(rng)) {
       const Case& c = cases[next++];
       dut.in_valid_i = 1;
-      dut.acc_i = uint32_t(c.acc);
-      dut.bias_i = uint32_t(c.p.bias);
-      dut.mult_i = uint32_t(c.p.multiplier);
-      dut.shift_i = c.p.shift;
-      dut.zp_i = uint8_t(c.zp);
-      dut.relu_i = c.relu;
+      test::drive_operands(dut, c);
       expected.push_back(c.expected());
     }
     tick(dut);

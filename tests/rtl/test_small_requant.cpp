@@ -23,12 +23,7 @@ void run_cases(const std::vector<test::RequantCase>& cases) {
     INFO("acc=" << c.acc << " bias=" << c.p.bias << " mult=" << c.p.multiplier
                 << " shift=" << int(c.p.shift) << " zp=" << int(c.zp) << " relu=" << c.relu);
     dut.start_i = 1;
-    dut.acc_i = uint32_t(c.acc);
-    dut.bias_i = uint32_t(c.p.bias);
-    dut.mult_i = uint32_t(c.p.multiplier);
-    dut.shift_i = c.p.shift;
-    dut.zp_i = uint8_t(c.zp);
-    dut.relu_i = c.relu;
+    test::drive_operands(dut, c);
     tick(dut);
     dut.start_i = 0;
     dut.acc_i = 0xdeadbeef;  // sampled at start only
