@@ -66,6 +66,13 @@ if [ "$rtl" = rtl ]; then
   "$src/scripts/make-gtkw.sh" "$work/g.fst" > "$work/g.gtkw" && passes=$((passes + 1)) || fail "waves lack signals of the save file"
   cmp -s "$work/g.gtkw" "$src/sim/waves/core_n16.gtkw" && passes=$((passes + 1)) \
     || fail "sim/waves/core_n16.gtkw is out of date (scripts/make-gtkw.sh)"
+  # The small core's waves (tpu-regress --core small) and its save file.
+  "$bin/tpu-regress" --config "$src/configs/icebreaker.yaml" --core small --seed 5 --wave "$work/s.fst" \
+    > "$work/out" 2>&1 || fail "small core waves"
+  "$src/scripts/make-gtkw.sh" "$work/s.fst" > "$work/s.gtkw" && passes=$((passes + 1)) \
+    || fail "small core waves lack signals of the save file"
+  cmp -s "$work/s.gtkw" "$src/sim/waves/small_core.gtkw" && passes=$((passes + 1)) \
+    || fail "sim/waves/small_core.gtkw is out of date (scripts/make-gtkw.sh)"
 else
   "$bin/tpu-run" --backend $rtl --quiet "$work/g.img" --wave "$work/g.fst" \
     --trace "$work/g.json" > "$work/out" 2>&1 || fail "waves and trace"
