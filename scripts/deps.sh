@@ -6,6 +6,13 @@
 # nextpnr-ecp5 with ecppack from PyPI (YoWASP; Debian has no ECP5 tools) in BUILD/yowasp.
 set -euo pipefail
 mode=${1:-} build=${2:-build}
+# The FPGA tests run side by side and each starts with `deps.sh fpga`: one at a time, so
+# that two never run apt-get or fill the YoWASP environment together.
+if [ "$mode" = fpga ]; then
+  mkdir -p "$build"
+  exec 9> "$build/.deps-fpga.lock"
+  flock 9
+fi
 
 # One line per concern; keep README.md's list in step.
 PACKAGES=(
