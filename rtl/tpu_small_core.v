@@ -347,7 +347,8 @@ module tpu_small_core #(
       SActPw: if (shift_bad) begin fault = 1'b1; fault_code = TPU_ERR_ACT_PARAM; end
       default: ;
     endcase
-    // Completions (set below in the sequential block's terms).
+    // A unit instruction completes with its last row (rw: its last tile byte); a whm
+    // that met a bus error on the way faults instead.
     case (st_q)
       SRhmWr:   retire = last_row;
       SWhmWr:   retire = bus_done && j_q == f_len_m1 && last_row && !sticky_err_q && !bus_err;
@@ -607,7 +608,7 @@ module tpu_small_core #(
   assign dbg_queue_count_o = 32'd0;
 
   wire unused = ^{dec_op, unused_unit, unused_en, unused_lo, unused_hi, unused_mem_lo,
-                  unused_mem_hi, entry[3:0], f_ub[15:UbBits], f_params[15:UbBits], ev[7], ev[8], ev[9], ev[CMacs], s_q};
+                  unused_mem_hi, entry[3:0], f_ub[15:UbBits], f_params[15:UbBits], ev[7], ev[8], ev[9], ev[CMacs]};
 endmodule
 
 `default_nettype wire
