@@ -159,13 +159,13 @@ module tpu_small_core #(
   reg [ScrubBits-1:0] scrub_q;
   reg [127:0]         instr_q;
   reg [BeatBits-1:0]  beat_q;
-  reg                 wait_q;        // a bus access of this state is in flight
   reg [15:0]          r_q;           // row of the instruction
   reg [5:0]           i_q, j_q, s_q; // lane / byte / segment counters
   reg [5:0]           lane_q;        // rhm: the lane the next byte goes to
   reg [3:0]           g_q;           // act: pooling plane
   reg [31:0]          row_addr_q, seg_addr_q;
   reg [N*8-1:0]       row_q;         // the row being assembled or written out
+  wire [7:0]          row_byte = row_q[8*j_q[NBits-1:0] +: 8];   // its byte j_q
   reg [31:0]          sum_q, bias_q, mult_q;
   reg [5:0]           shift_q;
   reg [7:0]           best_q;
@@ -243,9 +243,8 @@ module tpu_small_core #(
   wire [AwBits-1:0]  acc_raddr = st_q == SActAcc ? {plane_row_q[AccBits-1:0], i_q[NBits-1:0]}
                                                  : {mmc_acc_row, i_q[NBits-1:0]};
   wire [31:0]        acc_rdata;
-  wire [32:0]        acc_sum   = {acc_rdata[31], acc_rdata} + {sum_q[31], sum_q};
-  wire [31:0]        acc_sat   = acc_sum[32] != acc_sum[31] ? {acc_sum[32], {31{!acc_sum[32]}}}
-                                                            : acc_sum[31:0];
+  wire [31:0]        acc_sat;
+  tpu_sat_add32 u_acc_add (.a_i(acc_rdata), .b_i(sum_q), .sum_o(acc_sat));
   wire               acc_we    = (scrubbing && {1'b0, scrub_q} < AccWords[ScrubBits:0]) ||
                                  st_q == SMmcAccW;
   wire [AwBits-1:0]  acc_waddr = scrubbing ? scrub_q[AwBits-1:0] : {mmc_acc_row, i_q[NBits-1:0]};
@@ -284,7 +283,7 @@ module tpu_small_core #(
   wire [NBits-1:0] p_word = ({{(NBits-2){1'b0}}, p_row[1:0]} << (NBits - 2)) | m_word;
   wire [NBits+1:0] pm_waddr = p_row == 4'd8 ? {2'd2, j_q[NBits-1:0]}
                                              : {1'b0, p_row[2], p_word};
-  wire [31:0]      pm_wdata = p_row == 4'd8 ? {24'd0, row_q[8*j_q[NBits-1:0] +: 8]}
+  wire [31:0]      pm_wdata = p_row == 4'd8 ? {24'd0, row_byte}
                                              : row_q[32*m_word +: 32];
   wire             pm_we    = st_q == SActPw;
   wire             pm_rd    = st_q == SActLb || st_q == SActLm || st_q == SActLs;
@@ -306,21 +305,20 @@ module tpu_small_core #(
       .done_o(rq_done), .q_o(rq_q));
   wire [7:0] best = (g_q == 4'd0 || $signed(rq_q) > $signed(best_q)) ? rq_q : best_q;
 
-  // mmc: one product per two cycles (weight read, then multiply-add).
-  wire [7:0]  x_k     = row_q[8*j_q[NBits-1:0] +: 8];
-  wire [15:0] product = $signed(x_k) * $signed(w_rdata);
+  // mmc: one product per two cycles (weight read, then multiply-add) of input lane j_q.
+  wire [15:0] product = $signed(row_byte) * $signed(w_rdata);
 
   // ---- bus requests ---------------------------------------------------------------------
   wire [31:0] byte_addr = seg_addr_q + {26'd0, j_q};
   always @(*) begin
     bus_addr  = byte_addr;
-    bus_wbyte = row_q[8*j_q[NBits-1:0] +: 8];
+    bus_wbyte = row_byte;
     if (st_q == SFetch) bus_addr = pc_q + {{(32-BeatBits){1'b0}}, beat_q} * (DmaWidth / 8);
   end
   wire [32:0] dram_end = {1'b0, DramBytes[31:0]};
   wire fetch_in_range = {1'b0, pc_q} + 33'd16 <= dram_end;
   assign bus_we  = st_q == SWhmWr;
-  assign bus_req = !wait_q && !bus_busy &&
+  assign bus_req = !bus_busy &&
                    ((st_q == SFetch && fetch_in_range) || st_q == SRhm || st_q == SWhmWr ||
                     (st_q == SRw && rw_read));
 
@@ -373,11 +371,8 @@ module tpu_small_core #(
       scrub_q         <= {ScrubBits{1'b0}};
       run_state_q     <= TPU_STATE_IDLE;
       start_pending_q <= 1'b0;
-      wait_q          <= 1'b0;
     end else begin
       if (start && !running) start_pending_q <= 1'b1;
-      if (bus_req) wait_q <= 1'b1;
-      else if (bus_done) wait_q <= 1'b0;
       if (fault || halting) begin
         run_state_q <= fault ? TPU_STATE_ERROR : TPU_STATE_DONE;
         st_q        <= SScrub;
@@ -576,7 +571,7 @@ module tpu_small_core #(
   assign ev[7]       = 1'b0;
   assign ev[8]       = 1'b0;
   assign ev[9]       = 1'b0;
-  assign ev[CDma]    = dma_read && wait_q && !bus_done;
+  assign ev[CDma]    = dma_read && bus_busy && !bus_done;
   genvar c;
   generate
     for (c = 0; c < Counters; c = c + 1) begin : g_count

@@ -20,9 +20,8 @@ module tpu_small_requant (
 );
   localparam [1:0] Idle = 2'd0, Mul = 2'd1, Shift = 2'd2, Done = 2'd3;
 
-  // x = sat32(acc + bias)
-  wire [32:0] sum = {acc_i[31], acc_i} + {bias_i[31], bias_i};
-  wire [31:0] x   = sum[32] != sum[31] ? {sum[32], {31{!sum[32]}}} : sum[31:0];
+  wire [31:0] x;   // sat32(acc + bias)
+  tpu_sat_add32 u_bias (.a_i(acc_i), .b_i(bias_i), .sum_o(x));
   wire [31:0] x_mag    = x[31] ? -x : x;          // |-2^31| = 2^31 fits unsigned
   wire [31:0] mult_mag = mult_i[31] ? -mult_i : mult_i;
 
