@@ -54,6 +54,29 @@ QuantLayer dense(int in, int out, bool relu) {
   return L;
 }
 
+// A random convolution: valid or padded (some "same"), stride 1 to 3, kernel rows
+// narrower or wider than N, channels from 1 to past 2N (several channel blocks).
+QuantLayer random_conv(uint32_t n, std::mt19937& rng, int in_zp) {
+  auto r = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  QuantLayer c;
+  c.kind = LayerKind::Conv2d;
+  c.in = {r(3, 9), r(3, 9), r(0, 2) ? r(1, 3) : r(1, int(2 * n + 3))};
+  c.kh = r(1, std::min(5, c.in.h));
+  c.kw = r(1, std::min(5, c.in.w));
+  c.stride = r(0, 2) ? 1 : r(2, 3);
+  switch (r(0, 2)) {
+    case 0: break;
+    case 1: c.pad_same(); break;
+    default: c.pad_t = r(0, c.kh - 1), c.pad_l = r(0, c.kw - 1), c.pad_b = r(0, c.kh - 1), c.pad_r = r(0, c.kw - 1);
+  }
+  c.out_c = r(1, 20);
+  c.relu = r(0, 1);
+  const nn::Shape cs = c.conv_shape();
+  c.pool = std::min(cs.h, cs.w) >= 2 ? r(1, 2) : 1;
+  randomize(c, in_zp, rng);
+  return c;
+}
+
 QuantModel random_model(uint32_t n, std::mt19937& rng, bool with_conv) {
   QuantModel m;
   m.name = "random";
@@ -62,16 +85,7 @@ QuantModel random_model(uint32_t n, std::mt19937& rng, bool with_conv) {
   int zp = m.input_zp;
   nn::Shape cur;
   if (with_conv) {
-    QuantLayer c;
-    c.kind = LayerKind::Conv2d;
-    c.in = {r(3, 9), r(3, 9), r(1, 3)};
-    c.kw = r(1, std::min(3, int(n) / c.in.c));
-    c.kh = r(1, 3);
-    c.out_c = r(1, 20);
-    c.relu = r(0, 1);
-    const nn::Shape cs = c.conv_shape();
-    c.pool = std::min(cs.h, cs.w) >= 2 ? r(1, 2) : 1;
-    randomize(c, zp, rng);
+    const QuantLayer c = random_conv(n, rng, zp);
     zp = c.out_zp;
     m.input = c.in;
     cur = c.out_shape();
@@ -92,9 +106,11 @@ QuantModel random_model(uint32_t n, std::mt19937& rng, bool with_conv) {
 
 // Compiles, runs one batch of random inputs on the golden model and checks every
 // item's logits against the reference.
-void check_model(const QuantModel& m, const Config& cfg, int batch, std::mt19937& rng) {
+void check_model(const QuantModel& m, const Config& cfg, int batch, std::mt19937& rng,
+                 compiler::ConvStrategy conv = compiler::ConvStrategy::automatic) {
   compiler::CompileOptions opt;
   opt.batch = batch;
+  opt.conv = conv;
   compiler::CompiledModel c;
   try {
     c = compiler::compile_model(m, cfg, opt);
@@ -137,17 +153,64 @@ TEST_CASE("compiled dense models match the reference on N = 4 and N = 16", "[com
   }
 }
 
-TEST_CASE("compiled convolutions (with and without pooling) match the reference", "[compiler]") {
+TEST_CASE("compiled convolutions (padding, stride, pooling, any width) match the reference", "[compiler]") {
   std::mt19937 rng(test::test_seed() + 1);
+  using compiler::ConvStrategy;
+  int ran[4] = {0, 0, 0, 0};
   for (uint32_t n : {4u, 16u}) {
     const Config cfg = test::config_n(n);
-    for (int i = 0; i < 12; ++i) {
+    for (int i = 0; i < 16; ++i) {
       const QuantModel m = random_model(n, rng, true);
       const QuantLayer& c = m.layers[0];
-      INFO("N=" << n << " conv " << c.in.h << "x" << c.in.w << "x" << c.in.c << " kernel " << c.kh << "x" << c.kw
-                << " -> " << c.out_c << " pool " << c.pool);
-      check_model(m, cfg, 1 + int(rng() % 4), rng);
+      // every lowering that applies to this layer, and the compiler's own choice
+      for (ConvStrategy how : {ConvStrategy::automatic, ConvStrategy::taps, ConvStrategy::im2col, ConvStrategy::toeplitz}) {
+        INFO("N=" << n << " conv " << c.in.h << "x" << c.in.w << "x" << c.in.c << " kernel " << c.kh << "x" << c.kw
+                  << " stride " << c.stride << " pad " << c.pad_t << "," << c.pad_l << "," << c.pad_b << ","
+                  << c.pad_r << " -> " << c.out_c << " pool " << c.pool << ", lowering " << int(how));
+        try {
+          compiler::CompileOptions probe;
+          probe.conv = how;
+          compiler::compile_model(m, cfg, probe);
+        } catch (const compiler::CompileError& e) {
+          INFO(e.what());
+          REQUIRE(how != ConvStrategy::automatic);
+          REQUIRE(how != ConvStrategy::taps);  // the general lowering takes every layer
+          const std::string what = e.what();
+          CHECK((what.find("lowering needs") != std::string::npos || what.find("does not fit") != std::string::npos));
+          continue;
+        }
+        check_model(m, cfg, 1 + int(rng() % 4), rng, how);
+        ++ran[int(how)];
+      }
     }
+  }
+  CHECK(ran[int(ConvStrategy::im2col)] > 0);
+  CHECK(ran[int(ConvStrategy::toeplitz)] > 0);
+}
+
+TEST_CASE("convolutions that need several output bands and items per multiply", "[compiler]") {
+  // A small accumulator file splits an image into bands of rows; a large one takes several
+  // items in one multiply. Both, padded and strided, against the reference.
+  std::mt19937 rng(test::test_seed() + 3);
+  for (uint32_t acc_rows : {64u, 2048u}) {
+    Config cfg = test::config_n(4);
+    cfg.acc_rows = acc_rows;
+    QuantModel m;
+    m.name = "bands";
+    m.input_zp = 5;
+    QuantLayer c;
+    c.kind = LayerKind::Conv2d;
+    c.in = {12, 11, 6};
+    c.kh = c.kw = 3;
+    c.stride = acc_rows == 64 ? 1 : 2;
+    c.pad_same();
+    c.out_c = 7;
+    c.relu = true;
+    randomize(c, m.input_zp, rng);
+    m.input = c.in;
+    m.layers.push_back(c);
+    INFO("acc_rows " << acc_rows);
+    check_model(m, cfg, 3, rng, compiler::ConvStrategy::taps);
   }
 }
 
@@ -162,10 +225,10 @@ TEST_CASE("the compiler picks the largest batch that fits and says why a model d
   const Config cfg = test::config_n(4);
   const compiler::CompiledModel c = compiler::compile_model(m, cfg);
   CHECK(c.batch >= 1);
-  CHECK(c.batch <= 64);
+  CHECK(c.batch <= 256);
   compiler::CompileOptions opt;
   opt.batch = c.batch + 1;
-  if (c.batch < 64) CHECK_THROWS_WITH(compiler::compile_model(m, cfg, opt), Catch::Contains("does not fit"));
+  if (c.batch < 256) CHECK_THROWS_WITH(compiler::compile_model(m, cfg, opt), Catch::Contains("does not fit"));
 
   QuantModel huge = m;
   huge.input = {1, 1, 4000};
@@ -184,7 +247,11 @@ TEST_CASE("the compiler picks the largest batch that fits and says why a model d
   randomize(k, 0, rng);
   conv.input = k.in;
   conv.layers.push_back(k);
-  CHECK_THROWS_WITH(compiler::compile_model(conv, cfg), Catch::Contains("wider than the array (N = 4)"));
+  CHECK(compiler::compile_model(conv, cfg).batch >= 1);  // taps or toeplitz take it
+  opt.batch = 1;
+  opt.conv = compiler::ConvStrategy::im2col;
+  CHECK_THROWS_WITH(compiler::compile_model(conv, cfg, opt),
+                    Catch::Contains("layer 0 (conv2d)") && Catch::Contains("no wider than the array (N = 4)"));
 }
 
 TEST_CASE("malformed model files give errors naming the file and the layer", "[compiler]") {

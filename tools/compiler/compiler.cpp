@@ -4,305 +4,333 @@
 #include <algorithm>
 #include <sstream>
 
+#include "compiler/lowering.hpp"
+
 namespace tessera::compiler {
-namespace {
+namespace detail {
 
 using nn::LayerKind;
 using nn::QuantLayer;
-using nn::QuantModel;
 
-int ceil_div(int a, int b) { return (a + b - 1) / b; }
-
-// The batch does not fit the core's memories (the message says which and by how much).
-struct DoesNotFit {
-  std::string what;
-};
-
-// A tensor between layers: B items in device memory (HWC bytes each, at `label`), or
-// in the unified buffer as column tiles (tile t of item b at row ub + t*B + b).
-struct Tensor {
-  bool in_ub = false;
-  std::string label;
-  int item_bytes = 0;
-  int ub = 0;
-};
-
-class Lowering {
- public:
-  Lowering(const QuantModel& m, const Config& cfg, int batch)
-      : m_(m), cfg_(cfg), n_(int(cfg.array_size)), b_(batch) {}
-
-  CompiledModel run() {
-    int blocks = 0;
-    for (const QuantLayer& L : m_.layers) blocks += ceil_div(L.out_c, n_);
-    params_rows_ = 9 * blocks;
-    need_ub(params_rows_, "the activation parameter blocks");
-    emit("rhm ub=0, rows=" + std::to_string(params_rows_) + ", addr=params, stride=" + std::to_string(n_));
-    Tensor x{false, "input", m_.input.size(), 0};
-    for (size_t l = 0; l < m_.layers.size(); ++l) {
-      const bool last = l + 1 == m_.layers.size();
-      const QuantLayer& L = m_.layers[l];
-      cursor_ = params_rows_;
-      if (x.in_ub) cursor_ = std::max(cursor_, x.ub + ceil_div(x.item_bytes, n_) * b_);
-      if (L.kind == LayerKind::Dense) {
-        x = dense(l, L, x);
-        if (last) store(x.ub, b_, L.out_c, "logits");
-      } else {
-        if (x.in_ub) x = flatten(x, l);
-        x = conv(l, L, x, last ? "logits" : "scratch" + std::to_string(l));
-      }
+CompiledModel Lowering::run() {
+  Tensor x{false, "input", m_->input.size(), 0};
+  for (size_t l = 0; l < m_->layers.size(); ++l) {
+    const bool last = l + 1 == m_->layers.size();
+    const QuantLayer& L = m_->layers[l];
+    cursor_ = x.in_ub ? x.ub + ceil_div(x.item_bytes, n_) * b_ : 0;
+    low_ = 0, low_end_ = x.in_ub ? x.ub : 0;
+    if (L.kind == LayerKind::Dense) {
+      x = dense(l, L, x);
+    } else {
+      x = conv(l, L, x, last ? "logits" : "scratch" + std::to_string(l));
     }
-    emit("halt");
-    CompiledModel out;
-    out.batch = b_;
-    out.input_bytes = m_.input.size();
-    out.output_bytes = m_.layers.back().out_shape().size();
-    out.macs = macs_;
-    out.assembly = assemble_text();
-    return out;
+    if (last && x.in_ub) store(x.ub, b_, x.item_bytes, "logits");
   }
+  emit("halt");
+  CompiledModel out;
+  out.batch = b_;
+  out.input_bytes = m_->input.size();
+  out.output_bytes = m_->layers.back().out_shape().size();
+  out.macs = macs_;
+  out.assembly = assemble_text();
+  return out;
+}
 
- private:
-  struct Line {
-    std::string text;
-    int tile = -1;  // an `mmc switch` that makes weight tile `tile` active
-  };
+void Lowering::need_ub(int rows, const std::string& what) const {
+  if (rows > int(cfg_->ub_rows))
+    throw DoesNotFit{what + ": " + std::to_string(rows) + " unified-buffer rows needed, the core has " +
+                     std::to_string(cfg_->ub_rows)};
+}
 
-  void emit(const std::string& s, int tile = -1) { body_.push_back({s, tile}); }
-  void need_ub(int rows, const std::string& what) {
-    if (rows > int(cfg_.ub_rows))
-      throw DoesNotFit{what + ": " + std::to_string(rows) + " unified-buffer rows needed, the core has " +
-                       std::to_string(cfg_.ub_rows)};
+int Lowering::alloc_ub(int rows, const std::string& what) {
+  if (low_ + rows <= low_end_) {
+    low_ += rows;
+    return low_ - rows;
   }
-  int alloc_ub(int rows, const std::string& what) {
-    const int at = cursor_;
-    cursor_ += rows;
-    need_ub(cursor_, what);
-    return at;
-  }
-  static void check_field(long v, long max, const std::string& what) {
-    if (v > max) throw CompileError(what + " is " + std::to_string(v) + ", above the ISA's limit of " + std::to_string(max));
-  }
-  // Accumulator rows for groups of `rows`; two buffers when there are several output
-  // tiles and room, so that `act` of one overlaps the multiplies of the next.
-  int acc_buffers(int rows, int tiles, const std::string& what) {
-    if (rows > int(cfg_.acc_rows))
-      throw DoesNotFit{what + ": " + std::to_string(rows) + " accumulator rows needed, the core has " +
-                       std::to_string(cfg_.acc_rows)};
-    return tiles > 1 && 2 * rows <= int(cfg_.acc_rows) ? 2 : 1;
-  }
+  const int at = cursor_;
+  cursor_ += rows;
+  need_ub(cursor_, what);
+  return at;
+}
 
-  // Parameter block of output tile nt of layer l: bias with the input zero point
-  // folded in (sum (x - zp) w = sum x w - zp * sum w), multiplier, shift.
-  int param_block(const QuantLayer& L, int nt) {
-    const int index = int(param_data_.size() / (9 * size_t(n_)));
+void Lowering::need_acc(int rows, const std::string& what) const {
+  if (rows > int(cfg_->acc_rows))
+    throw DoesNotFit{what + ": " + std::to_string(rows) + " accumulator rows needed, the core has " +
+                     std::to_string(cfg_->acc_rows)};
+}
+
+void Lowering::check_field(long v, long max, const std::string& what) {
+  if (v > max) throw CompileError(what + " is " + std::to_string(v) + ", above the ISA's limit of " + std::to_string(max));
+}
+
+void Lowering::fits_field(long v, long max, const std::string& what) const {
+  if (v > max)
+    throw DoesNotFit{what + " is " + std::to_string(v) + ", above the ISA's limit of " + std::to_string(max)};
+}
+
+// Accumulator rows for groups of `rows`; two buffers when there are several groups and
+// room, so that `act` of one overlaps the multiplies of the next.
+int Lowering::acc_buffers(int rows, int tiles, const std::string& what) const {
+  need_acc(rows, what);
+  return tiles > 1 && 2 * rows <= int(cfg_->acc_rows) ? 2 : 1;
+}
+
+// Output tile nt of layer L: bias with the input zero point folded in
+// (sum (x - zp) w = sum x w - zp * sum w), multiplier, shift.
+ActParams Lowering::layer_params(const QuantLayer& L, int nt) const {
+  ActParams p{std::vector<int64_t>(n_, 0), std::vector<int32_t>(n_, 0), std::vector<uint8_t>(n_, 0)};
+  for (int i = 0; i < n_ && nt * n_ + i < L.out_c; ++i) {
+    const int c = nt * n_ + i;
+    int64_t colsum = 0;
+    for (int k = 0; k < L.k(); ++k) colsum += L.w[size_t(k) * L.out_c + c];
+    p.bias[i] = int64_t{L.bias[c]} - int64_t{L.in_zp} * colsum;
+    p.multiplier[i] = L.multiplier[c];
+    p.shift[i] = L.shift[c];
+  }
+  return p;
+}
+
+// Appends the blocks to the parameter data and loads them into the unified buffer.
+int Lowering::load_params(const std::vector<ActParams>& blocks, const std::string& where) {
+  const int ub = alloc_ub(9 * int(blocks.size()), where + ": the activation parameter blocks");
+  const size_t offset = param_data_.size();
+  for (size_t b = 0; b < blocks.size(); ++b) {
     std::vector<uint8_t> blk(9 * size_t(n_), 0);
-    for (int i = 0; i < n_ && nt * n_ + i < L.out_c; ++i) {
-      const int c = nt * n_ + i;
-      int64_t colsum = 0;
-      for (int k = 0; k < L.k(); ++k) colsum += L.w[size_t(k) * L.out_c + c];
-      const int64_t bias = int64_t{L.bias[c]} - int64_t{L.in_zp} * colsum;
-      if (bias < INT32_MIN || bias > INT32_MAX) throw CompileError("a folded bias does not fit int32");
+    for (int i = 0; i < n_; ++i) {
+      const int64_t bias = blocks[b].bias[i];
+      if (bias < INT32_MIN || bias > INT32_MAX)
+        throw CompileError(where + ", output block " + std::to_string(b) + " lane " + std::to_string(i) +
+                           ": the bias with the input zero point folded in (" + std::to_string(bias) +
+                           ") does not fit int32");
       for (int s = 0; s < 4; ++s) {
         blk[4 * size_t(i) + s] = uint8_t(uint64_t(bias) >> (8 * s));
-        blk[4 * size_t(n_) + 4 * size_t(i) + s] = uint8_t(uint32_t(L.multiplier[c]) >> (8 * s));
+        blk[4 * size_t(n_) + 4 * size_t(i) + s] = uint8_t(uint32_t(blocks[b].multiplier[i]) >> (8 * s));
       }
-      blk[8 * size_t(n_) + i] = L.shift[c];
+      blk[8 * size_t(n_) + i] = blocks[b].shift[i];
     }
     param_data_.insert(param_data_.end(), blk.begin(), blk.end());
-    return 9 * index;
   }
+  rhm(ub, 9 * int(blocks.size()), "params+" + std::to_string(offset), n_, n_);
+  return ub;
+}
 
-  int weight_tile(size_t l, const QuantLayer& L, int k0, int kcount, int nt) {
-    std::ostringstream s;
-    s << "rw addr=w" << l << "+" << (size_t(k0) * L.out_c + size_t(nt) * n_) << ", stride=" << L.out_c
-      << ", k=" << kcount << ", n=" << std::min(n_, L.out_c - nt * n_);
-    tiles_.push_back(s.str());
-    return int(tiles_.size()) - 1;
+int Lowering::weight_tile(size_t l, const QuantLayer& L, int k0, int kcount, int nt) {
+  std::ostringstream s;
+  s << "rw addr=w" << l << "+" << (size_t(k0) * L.out_c + size_t(nt) * n_) << ", stride=" << L.out_c
+    << ", k=" << kcount << ", n=" << std::min(n_, L.out_c - nt * n_);
+  tiles_.push_back(s.str());
+  return int(tiles_.size()) - 1;
+}
+
+// An N x N tile (row k, column n) stored once in the weight data at `label`.
+size_t Lowering::tile_data(const std::string& label, const std::vector<int8_t>& tile) {
+  auto it = std::find_if(blobs_.begin(), blobs_.end(), [&](const auto& b) { return b.first == label; });
+  if (it == blobs_.end()) it = blobs_.insert(blobs_.end(), {label, {}});
+  const size_t at = it->second.size();
+  it->second.insert(it->second.end(), tile.begin(), tile.end());
+  return at;
+}
+
+int Lowering::rw_tile(const std::string& label, size_t offset, int kcount, int ncount) {
+  tiles_.push_back("rw addr=" + label + "+" + std::to_string(offset) + ", stride=" + std::to_string(n_) +
+                   ", k=" + std::to_string(kcount) + ", n=" + std::to_string(ncount));
+  return int(tiles_.size()) - 1;
+}
+
+// A device-memory row of N bytes equal to zp: the source of padding rows (rhm stride 0).
+std::string Lowering::zero_point_row(int zp) {
+  auto it = zp_rows_.find(zp);
+  if (it == zp_rows_.end()) it = zp_rows_.insert({zp, "pad" + std::to_string(zp_rows_.size())}).first;
+  return it->second;
+}
+
+void Lowering::rhm(int ub, int rows, const std::string& addr, long stride, int seglen, int segs, long segstride) {
+  fits_field(rows, 65536, "the rows of one rhm");
+  check_field(stride, 65535, "an rhm row stride");
+  check_field(segstride, 65535, "an rhm segment stride");
+  std::ostringstream s;
+  s << "rhm ub=" << ub << ", rows=" << rows << ", addr=" << addr << ", stride=" << stride << ", seglen=" << seglen;
+  if (segs > 1) s << ", segs=" << segs << ", segstride=" << segstride;
+  emit(s.str());
+}
+
+void Lowering::mmc(int ub, int rows, int acc, bool sw, bool accumulate, int tile) {
+  fits_field(rows, 65536, "the rows of one multiply");
+  std::ostringstream s;
+  s << "mmc ub=" << ub << ", rows=" << rows << ", acc=" << acc << (sw ? ", switch" : "")
+    << (accumulate ? ", accumulate" : "");
+  emit(s.str(), sw ? tile : -1);
+}
+
+void Lowering::act(int acc, int ub, int rows, int params, const QuantLayer& L, int pool) {
+  fits_field(rows, 65536, "the rows of one act");
+  std::ostringstream s;
+  s << "act acc=" << acc << ", ub=" << ub << ", rows=" << rows << ", params=" << params << ", zp=" << L.out_zp;
+  if (pool > 1) s << ", pool=" << pool;
+  if (L.relu) s << ", relu";
+  emit(s.str());
+}
+
+void Lowering::whm(int ub, int rows, const std::string& addr, long stride, int len) {
+  fits_field(rows, 65536, "the rows of one whm");
+  check_field(stride, 65535, "a row stride in device memory");
+  emit("whm ub=" + std::to_string(ub) + ", rows=" + std::to_string(rows) + ", addr=" + addr +
+       ", stride=" + std::to_string(stride) + ", len=" + std::to_string(len));
+}
+
+// Column tiles of `rows` rows each (row r of every tile belongs to item r / rows-per-item)
+// to device memory at label, `width` bytes per row.
+void Lowering::store(int ub, int rows, int width, const std::string& label) {
+  for (int t = 0; t < ceil_div(width, n_); ++t)
+    whm(ub + t * rows, rows, label + "+" + std::to_string(t * n_), width, std::min(n_, width - t * n_));
+  scratch(label, size_t(rows) * size_t(width));
+}
+
+// A device-memory buffer of the program (in its data section); a few spare bytes at
+// the end, since a gather may read past a tensor's last byte for rows it discards.
+std::string Lowering::scratch(const std::string& label, size_t bytes) {
+  dram_.push_back({label, bytes});
+  return label;
+}
+
+Tensor Lowering::flatten(const Tensor& x, size_t l) {
+  const std::string label = "flat" + std::to_string(l);
+  store(x.ub, b_, x.item_bytes, label);
+  return {false, label, x.item_bytes, 0};
+}
+
+Tensor Lowering::dense(size_t l, const QuantLayer& L, const Tensor& x) {
+  const int kt_count = ceil_div(L.k(), n_), nt_count = ceil_div(L.out_c, n_);
+  const std::string what = "layer " + std::to_string(l) + " (dense) at batch " + std::to_string(b_);
+  strategies_.push_back("dense");
+  std::vector<ActParams> blocks;
+  for (int nt = 0; nt < nt_count; ++nt) blocks.push_back(layer_params(L, nt));
+  const int params = load_params(blocks, "layer " + std::to_string(l));
+  int in_ub = x.ub;
+  if (!x.in_ub) {
+    check_field(x.item_bytes, 65535, "the input row stride");
+    in_ub = alloc_ub(kt_count * b_, what);
+    for (int kt = 0; kt < kt_count; ++kt)
+      rhm(in_ub + kt * b_, b_, x.label + "+" + std::to_string(kt * n_), x.item_bytes, std::min(n_, L.k() - kt * n_));
   }
-
-  void act(int acc, int ub, int rows, int params, const QuantLayer& L, int pool) {
-    std::ostringstream s;
-    s << "act acc=" << acc << ", ub=" << ub << ", rows=" << rows << ", params=" << params << ", zp=" << L.out_zp;
-    if (pool > 1) s << ", pool=" << pool;
-    if (L.relu) s << ", relu";
-    emit(s.str());
+  const int out_ub = alloc_ub(nt_count * b_, what);
+  const int bufs = acc_buffers(b_, nt_count, what);
+  for (int nt = 0; nt < nt_count; ++nt) {
+    const int acc = (nt % bufs) * b_;
+    for (int kt = 0; kt < kt_count; ++kt)
+      mmc(in_ub + kt * b_, b_, acc, true, kt > 0, weight_tile(l, L, kt * n_, std::min(n_, L.k() - kt * n_), nt));
+    act(acc, out_ub + nt * b_, b_, params + 9 * nt, L, 1);
   }
+  macs_ += uint64_t(b_) * L.k() * L.out_c;
+  std::vector<int8_t> w(L.w.begin(), L.w.end());
+  blobs_.push_back({"w" + std::to_string(l), w});
+  return {true, "", L.out_c, out_ub};
+}
 
-  // Column tiles of `rows` rows each (row r of every tile belongs to item r / rows-per-item)
-  // to device memory at label, `width` bytes per row.
-  void store(int ub, int rows, int width, const std::string& label) {
-    check_field(width, 65535, "a row stride in device memory");
-    for (int t = 0; t < ceil_div(width, n_); ++t)
-      emit("whm ub=" + std::to_string(ub + t * rows) + ", rows=" + std::to_string(rows) + ", addr=" + label + "+" +
-           std::to_string(t * n_) + ", stride=" + std::to_string(width) + ", len=" + std::to_string(std::min(n_, width - t * n_)));
-    dram_.push_back({label, size_t(b_) * size_t(rows / b_) * size_t(width)});
-  }
-
-  Tensor flatten(const Tensor& x, size_t l) {
-    const std::string label = "flat" + std::to_string(l);
-    store(x.ub, b_, x.item_bytes, label);
-    return {false, label, x.item_bytes, 0};
-  }
-
-  Tensor dense(size_t l, const QuantLayer& L, const Tensor& x) {
-    const int kt_count = ceil_div(L.k(), n_), nt_count = ceil_div(L.out_c, n_);
-    const std::string what = "layer " + std::to_string(l) + " (dense) at batch " + std::to_string(b_);
-    check_field(b_, 65536, "the batch");
-    int in_ub = x.ub;
-    if (!x.in_ub) {
-      check_field(x.item_bytes, 65535, "the input row stride");
-      in_ub = alloc_ub(kt_count * b_, what);
-      for (int kt = 0; kt < kt_count; ++kt)
-        emit("rhm ub=" + std::to_string(in_ub + kt * b_) + ", rows=" + std::to_string(b_) + ", addr=" + x.label + "+" +
-             std::to_string(kt * n_) + ", stride=" + std::to_string(x.item_bytes) +
-             ", seglen=" + std::to_string(std::min(n_, L.k() - kt * n_)));
-    }
-    const int out_ub = alloc_ub(nt_count * b_, what);
-    const int bufs = acc_buffers(b_, nt_count, what);
-    for (int nt = 0; nt < nt_count; ++nt) {
-      const int acc = (nt % bufs) * b_;
-      const int params = param_block(L, nt);
-      for (int kt = 0; kt < kt_count; ++kt) {
-        const int tile = weight_tile(l, L, kt * n_, std::min(n_, L.k() - kt * n_), nt);
-        emit("mmc ub=" + std::to_string(in_ub + kt * b_) + ", rows=" + std::to_string(b_) + ", acc=" +
-                 std::to_string(acc) + ", switch" + (kt ? ", accumulate" : ""),
-             tile);
+std::string Lowering::assemble_text() {
+  std::ostringstream s;
+  s << "; " << m_->name << " compiled by tpu-cc for " << cfg_->summary() << "\n"
+    << "; batch " << b_ << ": write " << b_ << " x " << m_->input.size() << " input bytes (HWC int8) to `input`,\n"
+    << "; read " << b_ << " x " << m_->classes() << " int8 logits from `logits`.\n";
+  for (size_t l = 0; l < strategies_.size(); ++l) s << "; layer " << l << ": " << strategies_[l] << "\n";
+  s << "\n.text\n";
+  const int depth = int(cfg_->wfifo_depth);
+  size_t next_rw = 0, instructions = 0;
+  for (const Line& line : body_) {
+    if (line.tile >= 0)  // keep the weight FIFO full ahead of the multiplies
+      while (next_rw < tiles_.size() && int(next_rw) <= line.tile + depth - 1) {
+        s << "        " << tiles_[next_rw++] << "\n";
+        ++instructions;
       }
-      act(acc, out_ub + nt * b_, b_, params, L, 1);
-    }
-    macs_ += uint64_t(b_) * L.k() * L.out_c;
-    weights_.push_back(L.w);
-    return {true, "", L.out_c, out_ub};
+    s << "        " << line.text << "\n";
+    ++instructions;
   }
-
-  Tensor conv(size_t l, const QuantLayer& L, const Tensor& x, const std::string& out_label) {
-    const std::string what = "layer " + std::to_string(l) + " (conv2d) at batch " + std::to_string(b_);
-    const int C = L.in.c, W = L.in.w, P = L.pool, planes = P * P;
-    const nn::Shape os = L.out_shape();
-    const int row_bytes = L.kw * C;  // one kernel row of one window: a segment
-    if (row_bytes > n_)
-      throw CompileError("layer " + std::to_string(l) + ": a kernel row (kw * in_channels = " + std::to_string(row_bytes) +
-                         " bytes) is wider than the array (N = " + std::to_string(n_) + ")");
-    if (planes > 16) throw CompileError("layer " + std::to_string(l) + ": pooling windows above 4x4 are not supported");
-    check_field(long(W) * C, 65535, "the image row stride");
-    check_field(x.item_bytes, 65535, "the image stride");
-    const int per_tile = std::min(L.kh, n_ / row_bytes);  // kernel rows per K tile
-    const int kt_count = ceil_div(L.kh, per_tile), nt_count = ceil_div(L.out_c, n_);
-    const int R = b_ * os.h * os.w;  // output rows: item-major, then position
-    check_field(long(planes) * R, 65536, "the rows of one multiply");
-    const int im2col = alloc_ub(kt_count * planes * R, what);
-    for (int kt = 0; kt < kt_count; ++kt) {
-      const int ky0 = kt * per_tile, nky = std::min(per_tile, L.kh - ky0);
-      for (int b = 0; b < b_; ++b)
-        for (int g = 0; g < planes; ++g)
-          for (int py = 0; py < os.h; ++py) {
-            const int dy = g / P, dx = g % P;
-            const long addr = long(b) * x.item_bytes + (long(py * P + dy + ky0) * W + dx) * C;
-            std::string s = "rhm ub=" + std::to_string(im2col + kt * planes * R + g * R + (b * os.h + py) * os.w) +
-                            ", rows=" + std::to_string(os.w) + ", addr=" + x.label + "+" + std::to_string(addr) +
-                            ", stride=" + std::to_string(P * C) + ", seglen=" + std::to_string(row_bytes);
-            if (nky > 1) s += ", segs=" + std::to_string(nky) + ", segstride=" + std::to_string(W * C);
-            emit(s);
-          }
+  s << "\n.data\n";
+  uint64_t data_bytes = 0;
+  const size_t spare = size_t(4 * n_);  // a gather may read a little past a tensor (see conv.cpp)
+  auto space = [&](const std::string& label, size_t bytes, int fill) {
+    s << "        .align 64\n" << label << ":\n        .space " << bytes + spare;
+    if (fill) s << ", " << fill;
+    s << "\n";
+    data_bytes += (bytes + spare + 63) / 64 * 64;
+  };
+  space("input", size_t(b_) * m_->input.size(), 0);
+  std::vector<std::string> seen{"input"};
+  for (const auto& d : dram_)
+    if (d.first != "logits" && std::find(seen.begin(), seen.end(), d.first) == seen.end()) {
+      space(d.first, d.second, 0);
+      seen.push_back(d.first);
     }
-    const int out_ub = alloc_ub(nt_count * R, what);
-    const int bufs = acc_buffers(planes * R, nt_count, what);
-    for (int nt = 0; nt < nt_count; ++nt) {
-      const int acc = (nt % bufs) * planes * R;
-      const int params = param_block(L, nt);
-      for (int kt = 0; kt < kt_count; ++kt) {
-        const int ky0 = kt * per_tile, nky = std::min(per_tile, L.kh - ky0);
-        const int tile = weight_tile(l, L, ky0 * row_bytes, nky * row_bytes, nt);
-        emit("mmc ub=" + std::to_string(im2col + kt * planes * R) + ", rows=" + std::to_string(planes * R) +
-                 ", acc=" + std::to_string(acc) + ", switch" + (kt ? ", accumulate" : ""),
-             tile);
-      }
-      act(acc, out_ub + nt * R, R, params, L, planes);
-    }
-    store(out_ub, R, L.out_c, out_label);
-    macs_ += uint64_t(planes) * R * L.k() * L.out_c;
-    weights_.push_back(L.w);
-    return {false, out_label, os.size(), 0};
+  space("logits", size_t(b_) * m_->classes(), 0);
+  for (const auto& z : zp_rows_) space(z.second, 0, z.first & 0xff);
+  s << "        .align 64\nparams:\n";
+  for (size_t i = 0; i < param_data_.size(); i += 32) {
+    s << "        .byte ";
+    for (size_t j = i; j < std::min(param_data_.size(), i + 32); ++j) s << (j > i ? "," : "") << int(param_data_[j]);
+    s << "\n";
   }
-
-  static void bytes_lines(std::ostringstream& s, const uint8_t* p, size_t n, bool is_signed) {
-    for (size_t i = 0; i < n; i += 32) {
+  data_bytes += param_data_.size();
+  for (const auto& blob : blobs_) {
+    s << "        .align 64\n" << blob.first << ":\n";
+    for (size_t i = 0; i < blob.second.size(); i += 32) {
       s << "        .byte ";
-      for (size_t j = i; j < std::min(n, i + 32); ++j)
-        s << (j > i ? "," : "") << (is_signed ? int(int8_t(p[j])) : int(p[j]));
+      for (size_t j = i; j < std::min(blob.second.size(), i + 32); ++j) s << (j > i ? "," : "") << int(blob.second[j]);
       s << "\n";
     }
+    data_bytes += (blob.second.size() + 63) / 64 * 64;
   }
+  const uint64_t total = (instructions * 16 + 63) / 64 * 64 + data_bytes;
+  if (total > cfg_->dram_bytes)
+    throw DoesNotFit{"the program and its data need " + std::to_string(total) + " bytes of device memory, the core has " +
+                     std::to_string(cfg_->dram_bytes)};
+  return s.str();
+}
 
-  std::string assemble_text() {
-    std::ostringstream s;
-    s << "; " << m_.name << " compiled by tpu-cc for " << cfg_.summary() << "\n"
-      << "; batch " << b_ << ": write " << b_ << " x " << m_.input.size() << " input bytes (HWC int8) to `input`,\n"
-      << "; read " << b_ << " x " << m_.classes() << " int8 logits from `logits`.\n\n.text\n";
-    const int depth = int(cfg_.wfifo_depth);
-    size_t next_rw = 0, instructions = 0;
-    for (const Line& line : body_) {
-      if (line.tile >= 0)  // keep the weight FIFO full ahead of the multiplies
-        while (next_rw < tiles_.size() && int(next_rw) <= line.tile + depth - 1) {
-          s << "        " << tiles_[next_rw++] << "\n";
-          ++instructions;
-        }
-      s << "        " << line.text << "\n";
-      ++instructions;
-    }
-    s << "\n.data\n";
-    uint64_t data_bytes = 0;
-    auto space = [&](const std::string& label, size_t bytes) {
-      s << "        .align 64\n" << label << ":\n        .space " << bytes << "\n";
-      data_bytes += (bytes + 63) / 64 * 64;
-    };
-    space("input", size_t(b_) * m_.input.size());
-    for (const auto& d : dram_)
-      if (d.first != "logits") space(d.first, d.second);
-    space("logits", size_t(b_) * m_.classes());
-    s << "        .align 64\nparams:\n";
-    bytes_lines(s, param_data_.data(), param_data_.size(), false);
-    data_bytes += param_data_.size();
-    for (size_t l = 0; l < weights_.size(); ++l) {
-      s << "        .align 64\nw" << l << ":\n";
-      bytes_lines(s, reinterpret_cast<const uint8_t*>(weights_[l].data()), weights_[l].size(), true);
-      data_bytes += (weights_[l].size() + 63) / 64 * 64;
-    }
-    const uint64_t total = (instructions * 16 + 63) / 64 * 64 + data_bytes;
-    if (total > cfg_.dram_bytes)
-      throw DoesNotFit{"the program and its data need " + std::to_string(total) + " bytes of device memory, the core has " +
-                       std::to_string(cfg_.dram_bytes)};
-    return s.str();
-  }
+}  // namespace detail
 
-  const QuantModel& m_;
-  const Config& cfg_;
-  int n_, b_;
-  int params_rows_ = 0, cursor_ = 0;
-  uint64_t macs_ = 0;
-  std::vector<Line> body_;
-  std::vector<std::string> tiles_;
-  std::vector<uint8_t> param_data_;
-  std::vector<std::vector<int8_t>> weights_;
-  std::vector<std::pair<std::string, size_t>> dram_;  // device-memory buffers: label, bytes
-};
+namespace {
+
+constexpr int kMaxBatch = 256;  // the batch search's upper end
 
 }  // namespace
 
-CompiledModel compile_model(const QuantModel& model, const Config& cfg, const CompileOptions& opt) {
+CompiledModel compile_model(const nn::QuantModel& model, const Config& cfg, const CompileOptions& opt) {
   if (model.layers.empty()) throw CompileError(model.name + ": the model has no layers");
   if (opt.batch < 0) throw CompileError("the batch must be positive");
-  const int first = opt.batch > 0 ? opt.batch : 64;
-  std::string why;
-  for (int b = first; b >= (opt.batch > 0 ? first : 1); --b) {
+  auto fail = [&](const std::string& why) {
+    return CompileError(model.name + " does not fit the core (" + cfg.summary() + "): " + why);
+  };
+  if (opt.batch > 0) {
     try {
-      return Lowering(model, cfg, b).run();
-    } catch (const DoesNotFit& e) {
-      why = e.what;
+      return detail::Lowering(model, cfg, opt.batch, opt.conv).run();
+    } catch (const detail::DoesNotFit& e) {
+      throw fail(e.what);
     }
   }
-  throw CompileError(model.name + " does not fit the core (" + cfg.summary() + "): " + why);
+  // The largest batch that fits (what fits at a batch also fits at any smaller one).
+  std::string why;
+  auto attempt = [&](int b, CompiledModel& out) {
+    try {
+      out = detail::Lowering(model, cfg, b, opt.conv).run();
+      return true;
+    } catch (const detail::DoesNotFit& e) {
+      why = e.what;
+      return false;
+    }
+  };
+  CompiledModel best;
+  if (attempt(kMaxBatch, best)) return best;
+  if (!attempt(1, best)) throw fail(why);
+  int lo = 1, hi = kMaxBatch;  // lo fits, hi does not
+  while (hi - lo > 1) {
+    const int mid = (lo + hi) / 2;
+    CompiledModel c;
+    if (attempt(mid, c))
+      lo = mid, best = std::move(c);
+    else
+      hi = mid;
+  }
+  return best;
 }
 
 }  // namespace tessera::compiler

@@ -5,11 +5,10 @@
 //
 // Lowering (docs/programming.md): dense layers tile K and the outputs onto the N x N
 // array (accumulating over K tiles, the B batch rows streamed through each tile);
-// conv2d reads its im2col rows straight from device memory with segmented `rhm`
-// (one segment per kernel row), puts each pooling offset in its own accumulator
-// plane and lets `act` take the maximum; requantization, bias (with the input zero
-// point folded in) and ReLU are the `act` parameter blocks. Weight tiles are loaded
-// up to the weight-FIFO depth ahead of the multiplies that use them.
+// convolutions one of three ways (ConvStrategy), each pooling offset in its own
+// accumulator plane so that `act` takes the maximum; requantization, bias (with the
+// input zero point folded in) and ReLU are the `act` parameter blocks. Weight tiles are
+// loaded up to the weight-FIFO depth ahead of the multiplies that use them.
 #pragma once
 
 #include <stdexcept>
@@ -25,8 +24,16 @@ class CompileError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// How a convolution is lowered (docs/programming.md): `taps` multiplies the input,
+// held once in the unified buffer, by one weight tile per kernel tap (or packed taps) and
+// channel block; `im2col` gathers each output position's window from device memory;
+// `toeplitz` makes a small convolution one dense layer over the whole input. `automatic`
+// takes the cheapest that applies.
+enum class ConvStrategy { automatic, taps, im2col, toeplitz };
+
 struct CompileOptions {
-  int batch = 0;  // inputs per run; 0: the largest that fits, at most 64
+  int batch = 0;  // inputs per run; 0: the largest that fits, at most 256
+  ConvStrategy conv = ConvStrategy::automatic;
 };
 
 struct CompiledModel {

@@ -59,7 +59,9 @@ void forward_layer(const FloatLayer& L, const std::vector<float>& x, LayerCache&
       for (int ky = 0; ky < L.kh; ++ky)
         for (int kx = 0; kx < L.kw; ++kx)
           for (int ci = 0; ci < L.in.c; ++ci) {
-            const float xv = x[size_t(((oy + ky) * L.in.w + ox + kx) * L.in.c + ci)];
+            const int iy = L.in_y(oy, ky), ix = L.in_x(ox, kx);
+            if (iy < 0 || iy >= L.in.h || ix < 0 || ix >= L.in.w) continue;  // padding
+            const float xv = x[size_t((iy * L.in.w + ix) * L.in.c + ci)];
             const float* w = &L.w[size_t((ky * L.kw + kx) * L.in.c + ci) * L.out_c];
             for (int n = 0; n < L.out_c; ++n) z[n] += xv * w[n];
           }
@@ -121,7 +123,9 @@ std::vector<float> backward_layer(const FloatLayer& L, const LayerCache& c, cons
       for (int ky = 0; ky < L.kh; ++ky)
         for (int kx = 0; kx < L.kw; ++kx)
           for (int ci = 0; ci < L.in.c; ++ci) {
-            const size_t xi = size_t(((oy + ky) * L.in.w + ox + kx) * L.in.c + ci);
+            const int iy = L.in_y(oy, ky), ix = L.in_x(ox, kx);
+            if (iy < 0 || iy >= L.in.h || ix < 0 || ix >= L.in.w) continue;  // padding
+            const size_t xi = size_t((iy * L.in.w + ix) * L.in.c + ci);
             const size_t wi = size_t((ky * L.kw + kx) * L.in.c + ci) * L.out_c;
             float acc = 0.f;
             for (int n = 0; n < L.out_c; ++n) {
@@ -144,6 +148,15 @@ FloatLayer dense(int in, int out, bool relu) {
 }
 
 }  // namespace
+
+void LayerGeometry::pad_same() {
+  auto split = [this](int size, int k, int& lo, int& hi) {
+    const int out = (size + stride - 1) / stride, total = std::max(0, (out - 1) * stride + k - size);
+    lo = total / 2, hi = total - lo;
+  };
+  split(in.h, kh, pad_t, pad_b);
+  split(in.w, kw, pad_l, pad_r);
+}
 
 Shape LayerGeometry::out_shape() const {
   if (kind == LayerKind::Dense) return {1, 1, out_c};

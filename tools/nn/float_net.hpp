@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Small float networks and their training: dense and 2-D convolution layers (valid
-// padding, stride 1, HWC tensors), each with optional ReLU; a convolution may end in
-// P x P max pooling (stride P). Training is plain minibatch SGD with momentum on
+// Small float networks and their training: dense and 2-D convolution layers (HWC
+// tensors; any stride, zero padding on each side), each with optional ReLU; a
+// convolution may end in P x P max pooling (stride P). Training is plain minibatch SGD with momentum on
 // softmax cross-entropy, deterministic for a seed (own generator, fixed order).
 #pragma once
 
@@ -28,10 +28,21 @@ struct LayerGeometry {
   int kh = 1, kw = 1;  // convolution kernel
   bool relu = false;
   int pool = 1;        // convolution: max pooling window and stride (1: none)
+  int stride = 1;      // convolution stride, both directions
+  int pad_t = 0, pad_l = 0, pad_b = 0, pad_r = 0;  // padding rows/columns (real value 0)
 
   int k() const { return kind == LayerKind::Dense ? in.size() : kh * kw * in.c; }
-  Shape conv_shape() const { return {in.h - kh + 1, in.w - kw + 1, out_c}; }  // before pooling
+  Shape conv_shape() const {  // before pooling
+    return {(in.h + pad_t + pad_b - kh) / stride + 1, (in.w + pad_l + pad_r - kw) / stride + 1, out_c};
+  }
   Shape out_shape() const;
+  bool padded() const { return pad_t || pad_l || pad_b || pad_r; }
+  // Input row / column that kernel row ky / column kx of output row oy / column ox
+  // reads; outside 0..in.h-1 / 0..in.w-1 it is padding.
+  int in_y(int oy, int ky) const { return oy * stride + ky - pad_t; }
+  int in_x(int ox, int kx) const { return ox * stride + kx - pad_l; }
+  // "same" padding (output = ceil(input / stride), the extra row/column at the bottom/right).
+  void pad_same();
 };
 
 struct FloatLayer : LayerGeometry {

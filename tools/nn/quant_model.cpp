@@ -60,6 +60,9 @@ void save_model(const QuantModel& m, const std::string& dir) {
       y << YAML::Key << "in_shape" << YAML::Value << YAML::Flow << std::vector<int>{L.in.h, L.in.w, L.in.c};
       y << YAML::Key << "kernel" << YAML::Value << YAML::Flow << std::vector<int>{L.kh, L.kw};
       y << YAML::Key << "out_channels" << YAML::Value << L.out_c << YAML::Key << "pool" << YAML::Value << L.pool;
+      if (L.stride != 1) y << YAML::Key << "stride" << YAML::Value << L.stride;
+      if (L.padded())
+        y << YAML::Key << "padding" << YAML::Value << YAML::Flow << std::vector<int>{L.pad_t, L.pad_l, L.pad_b, L.pad_r};
     }
     y << YAML::Key << "relu" << YAML::Value << L.relu;
     y << YAML::Key << "weights" << YAML::Value << layer_file(m.name, i, "weights");
@@ -121,9 +124,28 @@ QuantModel load_model(const std::string& path) {
         L.kh = k[0], L.kw = k[1];
         L.out_c = n["out_channels"].as<int>();
         L.pool = n["pool"] ? n["pool"].as<int>() : 1;
+        L.stride = n["stride"] ? n["stride"].as<int>() : 1;
         if (L.in.h != cur.h || L.in.w != cur.w || L.in.c != cur.c)
           throw fail("input shape does not match the output of the layer before");
-        if (L.kh < 1 || L.kw < 1 || L.kh > L.in.h || L.kw > L.in.w) throw fail("kernel does not fit the input");
+        if (L.kh < 1 || L.kw < 1 || L.in.h < 1 || L.in.w < 1 || L.in.c < 1 || L.kh > 64 || L.kw > 64)
+          throw fail("kernel sizes must be 1..64 and the input shape positive");
+        if (L.stride < 1 || L.stride > 64) throw fail("stride must be 1..64");
+        if (const YAML::Node p = n["padding"]) {
+          if (p.IsScalar() && p.as<std::string>() == "same") {
+            L.pad_same();
+          } else if (p.IsScalar() && p.as<std::string>() == "valid") {
+          } else if (p.IsSequence() && p.size() == 4) {
+            const auto v = p.as<std::vector<int>>();
+            L.pad_t = v[0], L.pad_l = v[1], L.pad_b = v[2], L.pad_r = v[3];
+          } else {
+            throw fail("padding is 'same', 'valid' or [top, left, bottom, right]");
+          }
+          if (L.pad_t < 0 || L.pad_l < 0 || L.pad_b < 0 || L.pad_r < 0 || L.pad_t >= L.kh || L.pad_b >= L.kh ||
+              L.pad_l >= L.kw || L.pad_r >= L.kw)
+            throw fail("each padding must be 0..kernel size - 1");
+        }
+        if (L.kh > L.in.h + L.pad_t + L.pad_b || L.kw > L.in.w + L.pad_l + L.pad_r)
+          throw fail("kernel does not fit the (padded) input");
         if (L.pool < 1 || L.pool > 16 || L.conv_shape().h < L.pool || L.conv_shape().w < L.pool)
           throw fail("pool must be 1..16 and fit the convolution output");
       } else {

@@ -37,7 +37,11 @@ std::vector<int8_t> reference_layer(const QuantLayer& L, const std::vector<int8_
       patch.clear();
       for (int ky = 0; ky < L.kh; ++ky)
         for (int kx = 0; kx < L.kw; ++kx)
-          for (int c = 0; c < L.in.c; ++c) patch.push_back(x[size_t(((oy + ky) * L.in.w + ox + kx) * L.in.c + c)] - L.in_zp);
+          for (int c = 0; c < L.in.c; ++c) {
+            const int iy = oy * L.stride + ky - L.pad_t, ix = ox * L.stride + kx - L.pad_l;  // written out, not shared
+            const bool pad = iy < 0 || iy >= L.in.h || ix < 0 || ix >= L.in.w;  // real 0: q = zero point
+            patch.push_back(pad ? 0 : x[size_t((iy * L.in.w + ix) * L.in.c + c)] - L.in_zp);
+          }
       for (int n = 0; n < L.out_c; ++n) conv[size_t((oy * cs.w + ox) * L.out_c + n)] = out_at(patch, n);
     }
   std::vector<int8_t> y(size_t(os.size()), -128);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Plain int8 inference of a QuantModel, written from the quantization scheme alone
-// (not from the golden model or the compiler): sum of (x - zero point) * w plus bias,
-// requantized with long-double rounding, then ReLU clamp and max pooling.
+// (not from the golden model or the compiler): sum of (x - zero point) * w plus bias
+// (a padding position holds real 0 and adds nothing), requantized with long-double rounding, then ReLU clamp and max pooling.
 #pragma once
 
 #include <cstdint>

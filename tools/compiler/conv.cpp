@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: Apache-2.0
+// Convolutions (docs/programming.md, "How layers are lowered"). Pooling: each P x P
+// pooling offset (dy, dx) is an accumulator plane of its own and `act` takes the
+// maximum, so every way below computes, for each plane, the convolution at output
+// positions (py*P + dy, px*P + dx).
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "compiler/lowering.hpp"
+
+namespace tessera::compiler::detail {
+
+using nn::QuantLayer;
+
+namespace {
+
+// Cycles one device-memory span (a segment of a gathered row) and one short DMA
+// instruction cost on the core (measured with make bench), for choosing a lowering.
+constexpr double kSpanCycles = 2.0, kInstrCycles = 10.0;
+constexpr size_t kToeplitzMaxBytes = 256 * 1024;  // weight data of a Toeplitz lowering (and a quarter of memory)
+
+std::string where_of(size_t l) { return "layer " + std::to_string(l) + " (conv2d)"; }
+
+// Geometry of the `taps` lowering: the padded input split into S x S phase planes
+// (S = stride * pool), each Hq x Wq unified-buffer rows, so that every kernel tap of
+// every pooling plane reads a contiguous run of rows. Accumulator row py*Wq + px is
+// output (py, px); columns px >= PW are computed and discarded.
+struct TapsGeometry {
+  int S, Hq, Wq, HW, kxp, groups_per_row, blocks;
+  TapsGeometry(const QuantLayer& L, int n) {
+    S = L.stride * L.pool;
+    Hq = ceil_div(L.in.h + L.pad_t + L.pad_b, S);
+    Wq = ceil_div(L.in.w + L.pad_l + L.pad_r, S);
+    HW = Hq * Wq;
+    // Small channel counts: one row holds kxp horizontally adjacent pixels (a run of
+    // kernel columns), read as one segment; needs no padding at the sides.
+    const bool pack = L.pad_l == 0 && L.pad_r == 0 && 2 * L.in.c <= n && L.kw > 1;
+    kxp = pack ? std::min(L.kw, n / L.in.c) : 1;
+    groups_per_row = ceil_div(L.kw, kxp);
+    blocks = pack ? 1 : ceil_div(L.in.c, n);  // channel blocks of N
+  }
+  int groups(const QuantLayer& L) const { return L.kh * groups_per_row * blocks; }
+};
+
+}  // namespace
+
+// The `toeplitz` lowering: the convolution as a dense layer from the whole input
+// (H*W*C lanes) to the pooled outputs of each pooling plane (PH*PW*OUT lanes, in HWC
+// order), keeping only the weight tiles that are not all zero.
+struct ToeplitzPlan {
+  int kin = 0, nout = 0, kt = 0, nt = 0;
+  std::vector<std::vector<std::map<int, std::vector<int8_t>>>> tiles;  // [nt][plane]: K tile -> N x N tile
+  std::vector<ActParams> params;                                       // per output tile
+  size_t nonzero = 0;
+  bool ok = true;  // false: the planes would need different folded biases (padding)
+};
+
+namespace {
+
+ToeplitzPlan toeplitz_plan(const QuantLayer& L, int n, bool with_data) {
+  ToeplitzPlan p;
+  const nn::Shape os = L.out_shape();
+  const int P = L.pool, planes = P * P, C = L.in.c, OC = L.out_c;
+  p.kin = L.in.size(), p.nout = os.size(), p.kt = ceil_div(p.kin, n), p.nt = ceil_div(p.nout, n);
+  p.tiles.assign(p.nt, std::vector<std::map<int, std::vector<int8_t>>>(planes));
+  for (int t = 0; t < p.nt; ++t) {
+    ActParams a{std::vector<int64_t>(n, 0), std::vector<int32_t>(n, 0), std::vector<uint8_t>(n, 0)};
+    for (int g = 0; g < planes; ++g) {
+      std::set<int> used;
+      for (int lane = 0; lane < n && t * n + lane < p.nout; ++lane) {
+        const int o = t * n + lane, oc = o % OC, pos = o / OC;
+        const int oy = (pos / os.w) * P + g / P, ox = (pos % os.w) * P + g % P;
+        int64_t colsum = 0;
+        for (int ky = 0; ky < L.kh; ++ky)
+          for (int kx = 0; kx < L.kw; ++kx) {
+            const int iy = L.in_y(oy, ky), ix = L.in_x(ox, kx);
+            if (iy < 0 || iy >= L.in.h || ix < 0 || ix >= L.in.w) continue;
+            for (int c = 0; c < C; ++c) {
+              const int k = (iy * L.in.w + ix) * C + c;
+              const int8_t w = L.w[size_t((ky * L.kw + kx) * C + c) * OC + oc];
+              colsum += w;
+              if (with_data) {
+                auto& tile = p.tiles[t][g][k / n];
+                if (tile.empty()) tile.assign(size_t(n) * n, 0);
+                tile[size_t(k % n) * n + lane] = w;
+              } else {
+                used.insert(k / n);
+              }
+            }
+          }
+        const int64_t bias = int64_t{L.bias[oc]} - int64_t{L.in_zp} * colsum;
+        if (g > 0 && a.bias[lane] != bias) p.ok = false;
+        a.bias[lane] = bias, a.multiplier[lane] = L.multiplier[oc], a.shift[lane] = L.shift[oc];
+      }
+      p.nonzero += with_data ? p.tiles[t][g].size() : used.size();
+    }
+    p.params.push_back(a);
+  }
+  return p;
+}
+
+}  // namespace
+
+Tensor Lowering::conv(size_t l, const QuantLayer& L, const Tensor& x, const std::string& out_label) {
+  const int P = L.pool, planes = P * P, C = L.in.c;
+  if (planes > 16) throw CompileError(where_of(l) + ": pooling windows above 4x4 are not supported");
+  const nn::Shape os = L.out_shape();
+  const double B = b_, pos = double(planes) * os.h * os.w, nt = ceil_div(L.out_c, n_);
+  // Estimated cycles of each lowering that applies (multiplies or gathers, whichever
+  // is longer); below zero: does not apply.
+  const TapsGeometry tg(L, n_);
+  const double taps = B * nt * tg.groups(L) * planes * tg.HW;
+  double im2col = -1;
+  if (!L.padded() && L.kw * C <= n_) {
+    const int per_tile = std::min(L.kh, n_ / (L.kw * C)), kt = ceil_div(L.kh, per_tile);
+    im2col = B * std::max(nt * kt * pos, kt * pos * per_tile * kSpanCycles + kt * planes * os.h * kInstrCycles);
+  }
+  const ToeplitzPlan plan = toeplitz_plan(L, n_, false);
+  const size_t toeplitz_max = std::min<size_t>(kToeplitzMaxBytes, cfg_->dram_bytes / 4);
+  const double toeplitz = plan.ok && plan.nonzero * size_t(n_) * n_ <= toeplitz_max ? B * double(plan.nonzero) : -1;
+
+  if (conv_strategy_ == ConvStrategy::im2col && im2col < 0)
+    throw CompileError(where_of(l) + ": the im2col lowering needs no padding and a kernel row (kw * in_channels = " +
+                       std::to_string(L.kw * C) + " bytes) no wider than the array (N = " + std::to_string(n_) + ")");
+  if (conv_strategy_ == ConvStrategy::toeplitz && toeplitz < 0)
+    throw CompileError(where_of(l) + ": the toeplitz lowering needs at most " + std::to_string(toeplitz_max) +
+                       " bytes of weight tiles (this layer: " + std::to_string(plan.nonzero * size_t(n_) * n_) +
+                       ") and, with padding and pooling, a zero input zero point");
+  // The candidates, cheapest first; one that does not fit the core gives way to the next.
+  std::vector<std::pair<double, ConvStrategy>> order;
+  if (conv_strategy_ != ConvStrategy::automatic) {
+    order.push_back({0, conv_strategy_});
+  } else {
+    order.push_back({taps, ConvStrategy::taps});
+    if (im2col >= 0) order.push_back({im2col, ConvStrategy::im2col});
+    if (toeplitz >= 0) order.push_back({toeplitz, ConvStrategy::toeplitz});
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  }
+  std::string first_reason;
+  for (const auto& [cost, how] : order) {
+    const Lowering saved = *this;
+    try {
+      Tensor y;
+      switch (how) {
+        case ConvStrategy::im2col:
+          strategies_.push_back("conv2d, im2col");
+          y = conv_im2col(l, L, x, out_label);
+          break;
+        case ConvStrategy::toeplitz:
+          strategies_.push_back("conv2d, toeplitz (" + std::to_string(plan.nonzero) + " weight tiles)");
+          y = conv_dense(l, L, x, toeplitz_plan(L, n_, true));
+          break;
+        default:
+          strategies_.push_back("conv2d, taps (" + std::to_string(tg.groups(L)) + " tap groups, phase planes of " +
+                                std::to_string(tg.Hq) + "x" + std::to_string(tg.Wq) + " rows)");
+          y = conv_taps(l, L, x, out_label);
+      }
+      macs_ += uint64_t(b_) * uint64_t(pos) * uint64_t(L.k()) * uint64_t(L.out_c);
+      return y;
+    } catch (const DoesNotFit& e) {
+      *this = saved;
+      if (first_reason.empty()) first_reason = e.what;
+    }
+  }
+  throw DoesNotFit{first_reason};
+}
+
+Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, const std::string& out_label) {
+  const Tensor x = x_in.in_ub ? flatten(x_in, l) : x_in;
+  const std::string what = where_of(l) + " at batch " + std::to_string(b_);
+  const TapsGeometry g(L, n_);
+  const int C = L.in.c, s = L.stride, P = L.pool, planes = P * P, OC = L.out_c, NT = ceil_div(OC, n_);
+  const nn::Shape os = L.out_shape();
+  const int PH = os.h, PW = os.w, S = g.S, Wq = g.Wq, HW = g.HW;
+  check_field(x.item_bytes, 65535, "the image stride");
+  fits_field(long(S) * C, 65535, "the pixel stride of a phase plane");
+
+  // Tap groups: kernel row ky, columns kx0 .. kx0+nkx-1 (packed), channel block cb.
+  struct Group {
+    int ky, kx0, nkx, cb;
+  };
+  std::vector<Group> groups;
+  for (int ky = 0; ky < L.kh; ++ky)
+    for (int kx0 = 0; kx0 < L.kw; kx0 += g.kxp)
+      for (int cb = 0; cb < g.blocks; ++cb) groups.push_back({ky, kx0, std::min(g.kxp, L.kw - kx0), cb});
+  // The phases some tap of some pooling plane reads.
+  std::vector<int> phase(S * S, -1);
+  int phases = 0;
+  for (int p = 0; p < planes; ++p)
+    for (const Group& gr : groups) {
+      const int ey = (p / P) * s + gr.ky, ex = (p % P) * s + gr.kx0;
+      int& ph = phase[(ey % S) * S + ex % S];
+      if (ph < 0) ph = phases++;
+    }
+
+  std::vector<ActParams> blocks;
+  for (int nt = 0; nt < NT; ++nt) blocks.push_back(layer_params(L, nt));
+  const int params = load_params(blocks, where_of(l));
+  const int planes_ub = alloc_ub(phases * g.blocks * b_ * HW, what + ": the input planes");
+  auto plane_base = [&](int ph, int cb) { return planes_ub + (ph * g.blocks + cb) * b_ * HW; };
+
+  // Load the planes: each row of real pixels with one rhm; padding from a row of the
+  // zero point (stride 0). Rows and columns past the padded input only feed discarded
+  // outputs and are left as they are.
+  const std::string zp = L.padded() ? zero_point_row(L.in_zp) : "";
+  const int Hp = L.in.h + L.pad_t + L.pad_b;
+  for (int b = 0; b < b_; ++b)
+    for (int py = 0; py < S; ++py)
+      for (int px = 0; px < S; ++px) {
+        if (phase[py * S + px] < 0) continue;
+        for (int cb = 0; cb < g.blocks; ++cb) {
+          const int base = plane_base(phase[py * S + px], cb) + b * HW;
+          int pad_from = 0, rows_in_image = 0;
+          auto fill = [&](int to) {
+            if (!zp.empty() && to > pad_from) rhm(base + pad_from, to - pad_from, zp, 0, n_);
+          };
+          for (int r = 0; r < g.Hq; ++r) {
+            const int y = r * S + py - L.pad_t;
+            if (r * S + py >= Hp) break;
+            rows_in_image = r + 1;
+            // real columns c0..c1: padded column c*S + px is input column x
+            const int lo = L.pad_l - px, hi = L.pad_l + L.in.w - 1 - px;
+            const int c0 = lo > 0 ? ceil_div(lo, S) : 0, c1 = hi < 0 ? -1 : std::min(Wq - 1, hi / S);
+            if (y < 0 || y >= L.in.h || c0 > c1) continue;
+            fill(r * Wq + c0);
+            const long x0 = long(c0) * S + px - L.pad_l;
+            rhm(base + r * Wq + c0, c1 - c0 + 1,
+                x.label + "+" + std::to_string(long(b) * x.item_bytes + (long(y) * L.in.w + x0) * C + long(cb) * n_),
+                long(S) * C, g.kxp > 1 ? g.kxp * C : std::min(n_, C - cb * n_));
+            pad_from = r * Wq + c1 + 1;
+          }
+          fill(rows_in_image * Wq);
+        }
+      }
+
+  // Bands of output rows small enough for the accumulators: whole items when they fit
+  // (several items in one multiply), else rows of one item.
+  struct Band {
+    int b0, nb, y0, ny, rows;
+  };
+  auto band_rows = [&](int nb, int ny) { return (nb - 1) * HW + (ny - 1) * Wq + PW; };
+  std::vector<Band> bands;
+  auto plan_bands = [&](int max_rows) {
+    bands.clear();
+    if (band_rows(1, PH) <= max_rows) {
+      const int nb = std::min(b_, 1 + (max_rows - band_rows(1, PH)) / HW);
+      for (int b0 = 0; b0 < b_; b0 += nb) bands.push_back({b0, std::min(nb, b_ - b0), 0, PH, 0});
+    } else if (PW <= max_rows) {
+      const int per = 1 + (max_rows - PW) / Wq, count = ceil_div(PH, per), ny = ceil_div(PH, count);
+      for (int b = 0; b < b_; ++b)
+        for (int y0 = 0; y0 < PH; y0 += ny) bands.push_back({b, 1, y0, std::min(ny, PH - y0), 0});
+    }
+    for (Band& band : bands) band.rows = band_rows(band.nb, band.ny);
+    return !bands.empty();
+  };
+  const int acc_rows = int(cfg_->acc_rows);
+  if (!plan_bands(acc_rows / (2 * planes)) && !plan_bands(acc_rows / planes))
+    throw DoesNotFit{what + ": one output row needs " + std::to_string(planes * PW) +
+                     " accumulator rows, the core has " + std::to_string(acc_rows)};
+  int max_rows = 0;
+  for (const Band& band : bands) max_rows = std::max(max_rows, band.rows);
+  const int steps = int(bands.size()) * NT;
+  const int bufs = steps > 1 && 2 * planes * max_rows <= acc_rows ? 2 : 1;
+  const int slots = steps > 1 && ub_room(2 * max_rows) ? 2 : 1;
+  const int out_ub = alloc_ub(slots * max_rows, what + ": the output rows");
+
+  // Weight tiles, stored once: [group][nt].
+  const std::string label = "t" + std::to_string(l);
+  std::vector<std::vector<size_t>> tile_at(groups.size(), std::vector<size_t>(NT));
+  std::vector<int> klanes(groups.size());
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    const Group& gr = groups[gi];
+    klanes[gi] = g.kxp > 1 ? gr.nkx * C : std::min(n_, C - gr.cb * n_);
+    for (int nt = 0; nt < NT; ++nt) {
+      std::vector<int8_t> tile(size_t(n_) * n_, 0);
+      for (int k = 0; k < klanes[gi]; ++k) {
+        const int kx = g.kxp > 1 ? gr.kx0 + k / C : gr.kx0, c = g.kxp > 1 ? k % C : gr.cb * n_ + k;
+        for (int j = 0; j < n_ && nt * n_ + j < OC; ++j)
+          tile[size_t(k) * n_ + j] = L.w[size_t((gr.ky * L.kw + kx) * C + c) * OC + nt * n_ + j];
+      }
+      tile_at[gi][nt] = tile_data(label, tile);
+    }
+  }
+
+  int step = 0;
+  for (const Band& band : bands)
+    for (int nt = 0; nt < NT; ++nt, ++step) {
+      const int acc = (step % bufs) * planes * max_rows, out = out_ub + (step % slots) * max_rows;
+      for (size_t gi = 0; gi < groups.size(); ++gi) {
+        const Group& gr = groups[gi];
+        const int tile = rw_tile(label, tile_at[gi][nt], klanes[gi], std::min(n_, OC - nt * n_));
+        for (int p = 0; p < planes; ++p) {
+          const int ey = (p / P) * s + gr.ky, ex = (p % P) * s + gr.kx0;
+          const int ub = plane_base(phase[(ey % S) * S + ex % S], gr.cb) + band.b0 * HW + (band.y0 + ey / S) * Wq +
+                         ex / S;
+          mmc(ub, band.rows, acc + p * band.rows, p == 0, gi > 0, tile);
+        }
+      }
+      act(acc, out, band.rows, params + 9 * nt, L, planes);
+      for (int b = band.b0; b < band.b0 + band.nb; ++b)
+        for (int py = band.y0; py < band.y0 + band.ny; ++py)
+          whm(out + (b - band.b0) * HW + (py - band.y0) * Wq, PW,
+              out_label + "+" + std::to_string((long(b) * PH * PW + long(py) * PW) * OC + nt * n_), OC,
+              std::min(n_, OC - nt * n_));
+    }
+  scratch(out_label, size_t(b_) * os.size());
+  return {false, out_label, os.size(), 0};
+}
+
+Tensor Lowering::conv_im2col(size_t l, const QuantLayer& L, const Tensor& x_in, const std::string& out_label) {
+  const Tensor x = x_in.in_ub ? flatten(x_in, l) : x_in;
+  const std::string what = where_of(l) + " at batch " + std::to_string(b_);
+  const int C = L.in.c, W = L.in.w, P = L.pool, planes = P * P, s = L.stride;
+  const nn::Shape os = L.out_shape();
+  const int row_bytes = L.kw * C;  // one kernel row of one window: a segment
+  check_field(long(W) * C, 65535, "the image row stride");
+  check_field(x.item_bytes, 65535, "the image stride");
+  const int per_tile = std::min(L.kh, n_ / row_bytes);  // kernel rows per K tile
+  const int kt_count = ceil_div(L.kh, per_tile), nt_count = ceil_div(L.out_c, n_);
+  const int R = b_ * os.h * os.w;  // output rows: item-major, then position
+  fits_field(long(planes) * R, 65536, "the rows of one multiply");
+  std::vector<ActParams> blocks;
+  for (int nt = 0; nt < nt_count; ++nt) blocks.push_back(layer_params(L, nt));
+  const int params = load_params(blocks, where_of(l));
+  const int im2col = alloc_ub(kt_count * planes * R, what);
+  for (int kt = 0; kt < kt_count; ++kt) {
+    const int ky0 = kt * per_tile, nky = std::min(per_tile, L.kh - ky0);
+    for (int b = 0; b < b_; ++b)
+      for (int g = 0; g < planes; ++g)
+        for (int py = 0; py < os.h; ++py) {
+          const int dy = g / P, dx = g % P, iy = (py * P + dy) * s + ky0;
+          const long addr = long(b) * x.item_bytes + (long(iy) * W + dx * s) * C;
+          rhm(im2col + kt * planes * R + g * R + (b * os.h + py) * os.w, os.w, x.label + "+" + std::to_string(addr),
+              long(P) * s * C, row_bytes, nky, long(W) * C);
+        }
+  }
+  const int out_ub = alloc_ub(nt_count * R, what);
+  const int bufs = acc_buffers(planes * R, nt_count, what);
+  for (int nt = 0; nt < nt_count; ++nt) {
+    const int acc = (nt % bufs) * planes * R;
+    for (int kt = 0; kt < kt_count; ++kt) {
+      const int ky0 = kt * per_tile, nky = std::min(per_tile, L.kh - ky0);
+      mmc(im2col + kt * planes * R, planes * R, acc, true, kt > 0,
+          weight_tile(l, L, ky0 * row_bytes, nky * row_bytes, nt));
+    }
+    act(acc, out_ub + nt * R, R, params + 9 * nt, L, planes);
+  }
+  store(out_ub, R, L.out_c, out_label);
+  std::vector<int8_t> w(L.w.begin(), L.w.end());
+  blobs_.push_back({"w" + std::to_string(l), w});
+  return {false, out_label, os.size(), 0};
+}
+
+Tensor Lowering::conv_dense(size_t l, const QuantLayer& L, const Tensor& x, const ToeplitzPlan& plan) {
+  const std::string what = where_of(l) + " at batch " + std::to_string(b_);
+  const int planes = L.pool * L.pool;
+  const int params = load_params(plan.params, where_of(l));
+  int in_ub = x.ub;
+  if (!x.in_ub) {
+    check_field(x.item_bytes, 65535, "the input row stride");
+    in_ub = alloc_ub(plan.kt * b_, what);
+    for (int kt = 0; kt < plan.kt; ++kt)
+      rhm(in_ub + kt * b_, b_, x.label + "+" + std::to_string(kt * n_), x.item_bytes, std::min(n_, plan.kin - kt * n_));
+  }
+  const int out_ub = alloc_ub(plan.nt * b_, what);
+  const int bufs = acc_buffers(planes * b_, plan.nt, what);
+  const std::string label = "t" + std::to_string(l);
+  for (int t = 0; t < plan.nt; ++t) {
+    const int acc = (t % bufs) * planes * b_;
+    for (int g = 0; g < planes; ++g) {
+      bool first = true;
+      for (const auto& [kt, tile] : plan.tiles[t][g]) {
+        const int k = std::min(n_, plan.kin - kt * n_), n = std::min(n_, plan.nout - t * n_);
+        mmc(in_ub + kt * b_, b_, acc + g * b_, true, !first, rw_tile(label, tile_data(label, tile), k, n));
+        first = false;
+      }
+    }
+    act(acc, out_ub + t * b_, b_, params + 9 * t, L, planes);
+  }
+  return {true, "", plan.nout, out_ub};
+}
+
+}  // namespace tessera::compiler::detail

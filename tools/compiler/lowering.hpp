@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0
+// The compiler's lowering of one model at one batch size (internal to tessera_compiler):
+// the unified-buffer and accumulator allocation, the instruction list, the weight tiles
+// and parameter blocks, and the device-memory data of the program. compiler.cpp has the
+// dense layers and the assembly text, conv.cpp the convolutions (docs/programming.md,
+// "How layers are lowered").
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler/compiler.hpp"
+
+namespace tessera::compiler::detail {
+
+inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+// The batch does not fit the core (its memories or an ISA field that grows with the
+// batch); the message says which and by how much. The batch search tries a smaller one.
+struct DoesNotFit {
+  std::string what;
+};
+
+// A tensor between layers: B items in device memory (HWC bytes each, at `label`), or
+// in the unified buffer as column tiles (tile t of item b at row ub + t*B + b).
+struct Tensor {
+  bool in_ub = false;
+  std::string label;
+  int item_bytes = 0;
+  int ub = 0;
+};
+
+// Per-lane parameters of one `act` block (N lanes; lanes past the layer's outputs are 0).
+struct ActParams {
+  std::vector<int64_t> bias;  // with the input zero point folded in
+  std::vector<int32_t> multiplier;
+  std::vector<uint8_t> shift;
+};
+
+struct ToeplitzPlan;  // conv.cpp
+
+class Lowering {
+ public:
+  Lowering(const nn::QuantModel& m, const Config& cfg, int batch, ConvStrategy conv)
+      : m_(&m), cfg_(&cfg), n_(int(cfg.array_size)), b_(batch), conv_strategy_(conv) {}
+  CompiledModel run();
+
+ private:
+  struct Line {
+    std::string text;
+    int tile = -1;  // an `mmc switch` that makes weight tile `tile` active
+  };
+
+  // compiler.cpp: allocation, instructions, data
+  void emit(const std::string& s, int tile = -1) { body_.push_back({s, tile}); }
+  void need_ub(int rows, const std::string& what) const;
+  int alloc_ub(int rows, const std::string& what);
+  bool ub_room(int rows) const { return low_ + rows <= low_end_ || cursor_ + rows <= int(cfg_->ub_rows); }
+  void need_acc(int rows, const std::string& what) const;
+  static void check_field(long v, long max, const std::string& what);
+  void fits_field(long v, long max, const std::string& what) const;  // DoesNotFit
+  int acc_buffers(int rows, int tiles, const std::string& what) const;
+  ActParams layer_params(const nn::QuantLayer& L, int nt) const;
+  int load_params(const std::vector<ActParams>& blocks, const std::string& where);  // UB row of block 0
+  int weight_tile(size_t l, const nn::QuantLayer& L, int k0, int kcount, int nt);
+  size_t tile_data(const std::string& label, const std::vector<int8_t>& tile);  // byte offset at label
+  int rw_tile(const std::string& label, size_t offset, int kcount, int ncount);  // the tile's index
+  std::string zero_point_row(int zp);
+  void rhm(int ub, int rows, const std::string& addr, long stride, int seglen, int segs = 1, long segstride = 0);
+  void mmc(int ub, int rows, int acc, bool sw, bool accumulate, int tile);
+  void act(int acc, int ub, int rows, int params, const nn::QuantLayer& L, int pool);
+  void whm(int ub, int rows, const std::string& addr, long stride, int len);
+  void store(int ub, int rows, int width, const std::string& label);
+  std::string scratch(const std::string& label, size_t bytes);
+  Tensor flatten(const Tensor& x, size_t l);
+  Tensor dense(size_t l, const nn::QuantLayer& L, const Tensor& x);
+  std::string assemble_text();
+
+  // conv.cpp: the three ways to lower a convolution, chosen by their cost
+  Tensor conv(size_t l, const nn::QuantLayer& L, const Tensor& x, const std::string& out_label);
+  Tensor conv_taps(size_t l, const nn::QuantLayer& L, const Tensor& x, const std::string& out_label);
+  Tensor conv_im2col(size_t l, const nn::QuantLayer& L, const Tensor& x, const std::string& out_label);
+  Tensor conv_dense(size_t l, const nn::QuantLayer& L, const Tensor& x, const ToeplitzPlan& plan);
+
+  const nn::QuantModel* m_;  // pointers, so that a lowering can be saved and restored (conv.cpp)
+  const Config* cfg_;
+  int n_, b_;
+  ConvStrategy conv_strategy_;
+  int cursor_ = 0;           // next free UB row above the layer's input (when that is in the UB)
+  int low_ = 0, low_end_ = 0;  // the free rows below that input
+  uint64_t macs_ = 0;
+  std::vector<Line> body_;
+  std::vector<std::string> tiles_;
+  std::vector<uint8_t> param_data_;
+  std::vector<std::pair<std::string, std::vector<int8_t>>> blobs_;  // weight data: label, bytes
+  std::vector<std::pair<std::string, size_t>> dram_;                // device-memory buffers: label, bytes
+  std::map<int, std::string> zp_rows_;                              // zero point -> label of N such bytes
+  std::vector<std::string> strategies_;                             // per layer, for the listing
+};
+
+}  // namespace tessera::compiler::detail
