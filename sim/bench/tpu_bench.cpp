@@ -4,12 +4,17 @@
 //     ample memory bandwidth and at a TPU-v1-like 1 byte per 32 MACs: cycles, ideal
 //     cycles (MACs / N^2), utilization, the stall counters; every run checked against
 //     the golden model.
-//  2. The digits networks layer by layer on the N = 16 core.
+//  2. The layer suite: the convolution and dense shapes real networks run (padded,
+//     strided, first RGB layers, wide and deep), compiled by tpu-cc, on the N = 16 RTL at
+//     both memory settings: cycles, ideal (MACs / N^2), shape-limited ideal (K and the
+//     output channels rounded up to N) and utilization against both; checked against
+//     the golden model. Then the digits networks layer by layer.
 //  3. Simulation speed of the N = 16 core: SystemC testbench, plain Verilator harness
 //     (also Verilated with --threads 2 when built by make bench),
 //     Icarus Verilog; the golden model's MAC/s.
 // Prints tables and writes them as JSON (--out DIR/bench.json). --gemm N SIZE runs one
-// GEMM row only (both bandwidths) and writes its program there, for tuning.
+// GEMM row only (both bandwidths) and writes its program there, for tuning; --layer NAME
+// does the same for one row of the layer suite.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -29,6 +34,7 @@
 #include "compiler/compiler.hpp"
 #include "compiler/gemm.hpp"
 #include "nn/quant_model.hpp"
+#include "nn/synthetic.hpp"
 
 using namespace tessera;
 
@@ -109,7 +115,94 @@ void gemm_sweep(const Config& cfg, int only_size, const std::string& out, Json& 
   }
 }
 
-// 2. The digits networks, one layer at a time (each layer compiled as a model of its own).
+// 2. The layer suite
+struct SuiteLayer {
+  const char* name;
+  nn::QuantLayer layer;
+  int batch;  // 0: as tpu-cc chooses
+};
+
+std::vector<SuiteLayer> layer_suite() {
+  using nn::conv_layer;
+  return {
+      {"conv3x3_16_32x32_same", conv_layer(32, 32, 16, 3, 16, 1, true, true), 0},
+      {"conv3x3_32_16x16_same", conv_layer(16, 16, 32, 3, 32, 1, true, true), 0},
+      {"conv3x3_64_8x8_same", conv_layer(8, 8, 64, 3, 64, 1, true, true), 0},
+      {"conv3x3_32to64_16x16_s2", conv_layer(16, 16, 32, 3, 64, 2, true, true), 0},
+      {"conv1x1_64_16x16", conv_layer(16, 16, 64, 1, 64, 1, false, true), 0},
+      {"conv3x3_rgb_3to16_32x32", conv_layer(32, 32, 3, 3, 16, 1, true, true), 0},
+      {"conv5x5_1to16_28x28", conv_layer(28, 28, 1, 5, 16, 1, false, true), 0},
+      {"dense_256x256_b64", nn::dense_layer(256, 256, true), 64},
+      {"dense_1024x128_b16", nn::dense_layer(1024, 128, true), 16},
+  };
+}
+
+void layer_suite_table(const Config& cfg, const std::string& only, const std::string& out, Json& json, bool& ok) {
+  const int n = int(cfg.array_size);
+  const double n2 = double(n) * n;
+  struct Bw {
+    const char* name;
+    unsigned bytes;
+  } bws[] = {{"ample", cfg.dma_width / 8}, {"tpu-v1", std::max(1u, unsigned(n * n / 32))}};
+  std::printf("\nLayer suite on the RTL, N = %d (util: of peak; shape: of the shape-limited ideal)\n", n);
+  std::printf("  %-24s %5s %-7s %9s %9s %9s %6s %6s %7s %7s %7s  %-7s %s\n", "layer", "batch", "memory", "cycles",
+              "ideal", "shape", "util", "shape", "wstall", "raw", "dma", "check", "lowering");
+  std::mt19937 rng(2026);
+  bool found = false;
+  for (SuiteLayer& s : layer_suite()) {
+    nn::randomize_layer(s.layer, int(rng() % 21) - 10, rng);
+    if (!only.empty() && only != s.name) continue;
+    found = true;
+    const nn::QuantLayer& L = s.layer;
+    compiler::CompileOptions opt;
+    opt.batch = s.batch;
+    const compiler::CompiledModel c = compiler::compile_model(nn::single_layer_model(s.name, L), cfg, opt);
+    const Image img = assemble_or_die(c.assembly, cfg);
+    if (!only.empty()) {
+      const std::string name = out + "/" + s.name + ".s";
+      std::ofstream(name) << c.assembly;
+      std::printf("  program: %s\n", name.c_str());
+    }
+    std::string lowering = "dense";
+    const auto at = c.assembly.find("; layer 0: ");
+    if (at != std::string::npos) lowering = c.assembly.substr(at + 11, c.assembly.find('\n', at) - at - 11);
+    // positions (or batch rows) times K tiles times output tiles: the array's time if
+    // every tile were full
+    const nn::Shape os = L.out_shape();
+    const double positions = double(c.batch) * (L.kind == nn::LayerKind::Dense ? 1 : L.pool * L.pool * os.h * os.w);
+    const double shape = positions * ((L.k() + n - 1) / n) * ((L.out_c + n - 1) / n);
+    const auto dram = bench::memory_with(cfg, img, 7);
+    for (const Bw& bw : bws) {
+      sim::MemTiming t;
+      t.latency = cfg.testbench.mem_latency;
+      t.bandwidth = bw.bytes;
+      const bench::Measured m = bench::run_plain<Vcore_n16>(cfg, dram, img.entry, t, true);
+      const Counters& k = m.result.counters;
+      const double cycles = double(k.cycles.value_or(0)), ideal = double(c.macs) / n2;
+      std::printf("  %-24s %5d %-7s %9.0f %9.0f %9.0f %5.1f%% %5.1f%% %7llu %7llu %7llu  %-7s %s\n", s.name, c.batch,
+                  bw.name, cycles, ideal, shape, pct(ideal, cycles), pct(shape, cycles),
+                  (unsigned long long)k.weight_stall.value_or(0), (unsigned long long)k.raw_stall.value_or(0),
+                  (unsigned long long)k.dma_wait.value_or(0), m.match ? "ok" : "MISMATCH", lowering.c_str());
+      if (!m.match) std::printf("    %s\n", m.report.c_str()), ok = false;
+      std::ostringstream o;
+      o << "{\"layer\": \"" << s.name << "\", \"batch\": " << c.batch << ", \"memory\": \"" << bw.name
+        << "\", \"bytes_per_cycle\": " << bw.bytes << ", \"cycles\": " << cycles << ", \"ideal_cycles\": " << ideal
+        << ", \"shape_ideal_cycles\": " << shape << ", \"utilization\": " << ideal / cycles
+        << ", \"shape_utilization\": " << shape / cycles << ", \"weight_stall\": " << k.weight_stall.value_or(0)
+        << ", \"raw_stall\": " << k.raw_stall.value_or(0) << ", \"dma_wait\": " << k.dma_wait.value_or(0)
+        << ", \"dram_bytes\": " << (k.dram_read_bytes + k.dram_write_bytes) << ", \"lowering\": \"" << lowering
+        << "\", \"matches_model\": " << (m.match ? "true" : "false") << "}";
+      json.item(o.str());
+    }
+  }
+  if (!found) {
+    std::string names;
+    for (const SuiteLayer& s : layer_suite()) names += std::string(names.empty() ? "" : ", ") + s.name;
+    throw std::runtime_error("--layer NAME: NAME is one of " + names + ", not '" + only + "'");
+  }
+}
+
+// 3. The digits networks, one layer at a time (each layer compiled as a model of its own).
 void network_layers(const Config& cfg, Json& json) {
   const double n2 = double(cfg.array_size) * cfg.array_size;
   std::printf("\nDigits networks on the RTL, N = %u, layer by layer (batch chosen by tpu-cc)\n", cfg.array_size);
@@ -233,10 +326,13 @@ int run_bench(int argc, char** argv) {
   try {
     std::string out = "build/bench";
     int only_n = 0, only_size = 0;  // --gemm N SIZE: that one GEMM row only (for tuning)
+    std::string only_layer;         // --layer NAME: that one row of the layer suite
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
       if (a == "--out" && i + 1 < argc) {
         out = argv[++i];
+      } else if (a == "--layer" && i + 1 < argc) {
+        only_layer = argv[++i];
       } else if (a == "--gemm" && i + 2 < argc) {
         const std::string n_arg = argv[++i], size_arg = argv[++i];
         only_n = n_arg == "8" ? 8 : n_arg == "16" ? 16 : 0;
@@ -249,22 +345,28 @@ int run_bench(int argc, char** argv) {
         if (!only_size)
           throw std::runtime_error("--gemm " + n_arg + " SIZE: SIZE is one of " + valid + ", not '" + size_arg + "'");
       } else {
-        throw std::runtime_error("unknown argument '" + a + "' (usage: tpu-bench [--out DIR] [--gemm N SIZE])");
+        throw std::runtime_error("unknown argument '" + a +
+                                 "' (usage: tpu-bench [--out DIR] [--gemm N SIZE | --layer NAME])");
       }
     }
     std::filesystem::create_directories(out);
     const Config n8 = load_config_file(src("configs/n8.yaml")), n16 = load_config_file(src("configs/default.yaml"));
     bool ok = true;
-    Json gemm, nets, speed;
+    Json gemm, layers, nets, speed;
+    if (!only_layer.empty()) {
+      layer_suite_table(n16, only_layer, out, layers, ok);
+      return ok ? 0 : 1;
+    }
     if (only_n != 16) gemm_sweep<Vcore_n8>(n8, only_size, out, gemm, ok);
     if (only_n != 8) gemm_sweep<Vcore_n16>(n16, only_size, out, gemm, ok);
     if (!only_n) {
+      layer_suite_table(n16, "", out, layers, ok);
       network_layers(n16, nets);
       simulation_speed(n16, out, speed);
     }
     std::ofstream j(out + "/bench.json");
-    j << "{\n  \"gemm\": [" << gemm.s.str() << "\n  ],\n  \"networks\": [" << nets.s.str() << "\n  ],\n  \"speed\": ["
-      << speed.s.str() << "\n  ]\n}\n";
+    j << "{\n  \"gemm\": [" << gemm.s.str() << "\n  ],\n  \"layers\": [" << layers.s.str()
+      << "\n  ],\n  \"networks\": [" << nets.s.str() << "\n  ],\n  \"speed\": [" << speed.s.str() << "\n  ]\n}\n";
     std::printf("\nwritten: %s/bench.json\n", out.c_str());
     return ok ? 0 : 1;
   } catch (const std::exception& e) {

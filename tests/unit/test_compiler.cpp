@@ -17,6 +17,7 @@
 #include "driver/device.hpp"
 #include "helpers.hpp"
 #include "nn/reference.hpp"
+#include "nn/synthetic.hpp"
 #include "reference.hpp"
 
 using namespace tessera;
@@ -25,34 +26,6 @@ using nn::QuantLayer;
 using nn::QuantModel;
 
 namespace {
-
-// Random int8 parameters for a layer whose geometry is set; requantization scaled so
-// that outputs spread over the int8 range instead of saturating.
-void randomize(QuantLayer& L, int in_zp, std::mt19937& rng) {
-  std::uniform_int_distribution<int> w8(-127, 127), zp(-128, 40), bias(-3000, 3000);
-  L.w.resize(size_t(L.k()) * L.out_c);
-  for (auto& v : L.w) v = int8_t(w8(rng));
-  L.in_zp = in_zp;
-  L.out_zp = zp(rng);
-  const double spread = 128.0 / std::sqrt(3.0) * 127.0 / std::sqrt(3.0) * std::sqrt(double(L.k()));
-  for (int c = 0; c < L.out_c; ++c) {
-    L.bias.push_back(bias(rng));
-    int32_t m;
-    uint8_t s;
-    nn::quantize_multiplier(60.0 / spread * std::uniform_real_distribution<double>(0.5, 2.0)(rng), m, s);
-    L.multiplier.push_back(m);
-    L.shift.push_back(s);
-  }
-}
-
-QuantLayer dense(int in, int out, bool relu) {
-  QuantLayer L;
-  L.kind = LayerKind::Dense;
-  L.in = {1, 1, in};
-  L.out_c = out;
-  L.relu = relu;
-  return L;
-}
 
 // A random convolution: valid or padded (some "same"), stride 1 to 3, kernel rows
 // narrower or wider than N, channels from 1 to past 2N (several channel blocks).
@@ -73,7 +46,7 @@ QuantLayer random_conv(uint32_t n, std::mt19937& rng, int in_zp) {
   c.relu = r(0, 1);
   const nn::Shape cs = c.conv_shape();
   c.pool = std::min(cs.h, cs.w) >= 2 ? r(1, 2) : 1;
-  randomize(c, in_zp, rng);
+  nn::randomize_layer(c, in_zp, rng);
   return c;
 }
 
@@ -95,8 +68,8 @@ QuantModel random_model(uint32_t n, std::mt19937& rng, bool with_conv) {
     cur = m.input;
   }
   for (int l = r(1, 2); l > 0; --l) {
-    QuantLayer d = dense(cur.size(), l == 1 ? r(1, 12) : r(1, 40), l > 1 && r(0, 1));
-    randomize(d, zp, rng);
+    QuantLayer d = nn::dense_layer(cur.size(), l == 1 ? r(1, 12) : r(1, 40), l > 1 && r(0, 1));
+    nn::randomize_layer(d, zp, rng);
     zp = d.out_zp;
     cur = d.out_shape();
     m.layers.push_back(d);
@@ -206,7 +179,7 @@ TEST_CASE("convolutions that need several output bands and items per multiply", 
     c.pad_same();
     c.out_c = 7;
     c.relu = true;
-    randomize(c, m.input_zp, rng);
+    nn::randomize_layer(c, m.input_zp, rng);
     m.input = c.in;
     m.layers.push_back(c);
     INFO("acc_rows " << acc_rows);
@@ -219,8 +192,8 @@ TEST_CASE("the compiler picks the largest batch that fits and says why a model d
   QuantModel m;
   m.name = "wide";
   m.input = {1, 1, 300};
-  QuantLayer d = dense(300, 200, false);
-  randomize(d, 0, rng);
+  QuantLayer d = nn::dense_layer(300, 200, false);
+  nn::randomize_layer(d, 0, rng);
   m.layers.push_back(d);
   const Config cfg = test::config_n(4);
   const compiler::CompiledModel c = compiler::compile_model(m, cfg);
@@ -232,8 +205,8 @@ TEST_CASE("the compiler picks the largest batch that fits and says why a model d
 
   QuantModel huge = m;
   huge.input = {1, 1, 4000};
-  huge.layers[0] = dense(4000, 4000, false);
-  randomize(huge.layers[0], 0, rng);
+  huge.layers[0] = nn::dense_layer(4000, 4000, false);
+  nn::randomize_layer(huge.layers[0], 0, rng);
   CHECK_THROWS_WITH(compiler::compile_model(huge, cfg),
                     Catch::Contains("wide does not fit the core") && Catch::Contains("unified-buffer rows"));
 
@@ -244,7 +217,7 @@ TEST_CASE("the compiler picks the largest batch that fits and says why a model d
   k.in = {6, 6, 3};
   k.kh = k.kw = 3;  // a kernel row is 9 bytes: wider than N = 4
   k.out_c = 2;
-  randomize(k, 0, rng);
+  nn::randomize_layer(k, 0, rng);
   conv.input = k.in;
   conv.layers.push_back(k);
   CHECK(compiler::compile_model(conv, cfg).batch >= 1);  // taps or toeplitz take it

@@ -18,6 +18,7 @@ namespace {
 // Cycles one device-memory span (a segment of a gathered row) and one short DMA
 // instruction cost on the core (measured with make bench), for choosing a lowering.
 constexpr double kSpanCycles = 2.0, kInstrCycles = 10.0;
+constexpr int kLongMultiply = 256;  // rows of a multiply that hide a weight tile's load and the fixed costs
 constexpr size_t kToeplitzMaxBytes = 256 * 1024;  // weight data of a Toeplitz lowering (and a quarter of memory)
 
 std::string where_of(size_t l) { return "layer " + std::to_string(l) + " (conv2d)"; }
@@ -25,13 +26,19 @@ std::string where_of(size_t l) { return "layer " + std::to_string(l) + " (conv2d
 // Geometry of the `taps` lowering: the padded input split into S x S phase planes
 // (S = stride * pool), each Hq x Wq unified-buffer rows, so that every kernel tap of
 // every pooling plane reads a contiguous run of rows. Accumulator row py*Wq + px is
-// output (py, px); columns px >= PW are computed and discarded.
+// output (py, px) of an item; columns px >= PW are computed and discarded.
 struct TapsGeometry {
   int S, Hq, Wq, HW, kxp, groups_per_row, blocks;
   TapsGeometry(const QuantLayer& L, int n) {
     S = L.stride * L.pool;
     Hq = ceil_div(L.in.h + L.pad_t + L.pad_b, S);
     Wq = ceil_div(L.in.w + L.pad_l + L.pad_r, S);
+    if (S == 1 && L.pad_r > 0) {
+      // The right padding of a row is the left padding of the next: a tap past the row's
+      // end reads the next row's first columns (or an extra padding row at the end).
+      Wq = L.in.w + std::max(L.pad_l, L.pad_r);
+      Hq += 1;
+    }
     HW = Hq * Wq;
     // Small channel counts: one row holds kxp horizontally adjacent pixels (a run of
     // kernel columns), read as one segment; needs no padding at the sides.
@@ -200,66 +207,33 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
   const int planes_ub = alloc_ub(phases * g.blocks * b_ * HW, what + ": the input planes");
   auto plane_base = [&](int ph, int cb) { return planes_ub + (ph * g.blocks + cb) * b_ * HW; };
 
-  // Load the planes: each row of real pixels with one rhm; padding from a row of the
-  // zero point (stride 0). Rows and columns past the padded input only feed discarded
-  // outputs and are left as they are.
-  const std::string zp = L.padded() ? zero_point_row(L.in_zp) : "";
-  const int Hp = L.in.h + L.pad_t + L.pad_b;
-  for (int b = 0; b < b_; ++b)
-    for (int py = 0; py < S; ++py)
-      for (int px = 0; px < S; ++px) {
-        if (phase[py * S + px] < 0) continue;
-        for (int cb = 0; cb < g.blocks; ++cb) {
-          const int base = plane_base(phase[py * S + px], cb) + b * HW;
-          int pad_from = 0, rows_in_image = 0;
-          auto fill = [&](int to) {
-            if (!zp.empty() && to > pad_from) rhm(base + pad_from, to - pad_from, zp, 0, n_);
-          };
-          for (int r = 0; r < g.Hq; ++r) {
-            const int y = r * S + py - L.pad_t;
-            if (r * S + py >= Hp) break;
-            rows_in_image = r + 1;
-            // real columns c0..c1: padded column c*S + px is input column x
-            const int lo = L.pad_l - px, hi = L.pad_l + L.in.w - 1 - px;
-            const int c0 = lo > 0 ? ceil_div(lo, S) : 0, c1 = hi < 0 ? -1 : std::min(Wq - 1, hi / S);
-            if (y < 0 || y >= L.in.h || c0 > c1) continue;
-            fill(r * Wq + c0);
-            const long x0 = long(c0) * S + px - L.pad_l;
-            rhm(base + r * Wq + c0, c1 - c0 + 1,
-                x.label + "+" + std::to_string(long(b) * x.item_bytes + (long(y) * L.in.w + x0) * C + long(cb) * n_),
-                long(S) * C, g.kxp > 1 ? g.kxp * C : std::min(n_, C - cb * n_));
-            pad_from = r * Wq + c1 + 1;
-          }
-          fill(rows_in_image * Wq);
-        }
-      }
-
   // Bands of output rows small enough for the accumulators: whole items when they fit
-  // (several items in one multiply), else rows of one item.
+  // (one multiply per item, the items' rows one after the other), else rows of one item.
   struct Band {
-    int b0, nb, y0, ny, rows;
+    int b0, nb, y0, ny, rows;  // rows: of one item's multiply
   };
-  auto band_rows = [&](int nb, int ny) { return (nb - 1) * HW + (ny - 1) * Wq + PW; };
+  auto item_rows = [&](int ny) { return (ny - 1) * Wq + PW; };
   std::vector<Band> bands;
   auto plan_bands = [&](int max_rows) {
     bands.clear();
-    if (band_rows(1, PH) <= max_rows) {
-      const int nb = std::min(b_, 1 + (max_rows - band_rows(1, PH)) / HW);
-      for (int b0 = 0; b0 < b_; b0 += nb) bands.push_back({b0, std::min(nb, b_ - b0), 0, PH, 0});
+    if (item_rows(PH) <= max_rows) {
+      // several items per band, but no more than for long enough multiplies: the first
+      // band's inputs are loaded before anything else can start
+      const int nb = std::min({b_, max_rows / item_rows(PH), ceil_div(kLongMultiply, item_rows(PH))});
+      for (int b0 = 0; b0 < b_; b0 += nb) bands.push_back({b0, std::min(nb, b_ - b0), 0, PH, item_rows(PH)});
     } else if (PW <= max_rows) {
       const int per = 1 + (max_rows - PW) / Wq, count = ceil_div(PH, per), ny = ceil_div(PH, count);
       for (int b = 0; b < b_; ++b)
-        for (int y0 = 0; y0 < PH; y0 += ny) bands.push_back({b, 1, y0, std::min(ny, PH - y0), 0});
+        for (int y0 = 0; y0 < PH; y0 += ny) bands.push_back({b, 1, y0, std::min(ny, PH - y0), item_rows(std::min(ny, PH - y0))});
     }
-    for (Band& band : bands) band.rows = band_rows(band.nb, band.ny);
     return !bands.empty();
   };
   const int acc_rows = int(cfg_->acc_rows);
   if (!plan_bands(acc_rows / (2 * planes)) && !plan_bands(acc_rows / planes))
     throw DoesNotFit{what + ": one output row needs " + std::to_string(planes * PW) +
                      " accumulator rows, the core has " + std::to_string(acc_rows)};
-  int max_rows = 0;
-  for (const Band& band : bands) max_rows = std::max(max_rows, band.rows);
+  int max_rows = 0;  // of one band's accumulator plane
+  for (const Band& band : bands) max_rows = std::max(max_rows, band.nb * band.rows);
   const int steps = int(bands.size()) * NT;
   const int bufs = steps > 1 && 2 * planes * max_rows <= acc_rows ? 2 : 1;
   const int slots = steps > 1 && ub_room(2 * max_rows) ? 2 : 1;
@@ -283,27 +257,105 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
     }
   }
 
+  // Load the planes: each row of real pixels with one rhm; padding from a row of the
+  // zero point (stride 0). Rows and columns past the padded input only feed discarded
+  // outputs and are left as they are. Each load is tagged with the first band that
+  // reads it.
+  int max_off = 0;  // plane rows below a band's first output row that its taps read
+  for (int p = 0; p < planes; ++p)
+    for (const Group& gr : groups) max_off = std::max(max_off, ((p / P) * s + gr.ky) / S);
+  auto due = [&](int b, int r) {
+    for (size_t i = 0; i < bands.size(); ++i)
+      if (b < bands[i].b0 + bands[i].nb && (bands[i].b0 < b || r <= bands[i].y0 + bands[i].ny - 1 + max_off))
+        return int(i);
+    return int(bands.size()) - 1;
+  };
+  std::vector<std::pair<int, Line>> loads;  // first band that reads it, the rhm
+  auto load = [&](int band, auto&& emit_rhm) {
+    const size_t before = body_.size();
+    emit_rhm();
+    for (size_t i = before; i < body_.size(); ++i) loads.push_back({band, body_[i]});
+    body_.resize(before);
+  };
+  const std::string zp = L.padded() ? zero_point_row(L.in_zp) : "";
+  const int Hp = L.in.h + L.pad_t + L.pad_b;
+  for (int b = 0; b < b_; ++b)
+    for (int py = 0; py < S; ++py)
+      for (int px = 0; px < S; ++px) {
+        if (phase[py * S + px] < 0) continue;
+        for (int cb = 0; cb < g.blocks; ++cb) {
+          const int base = plane_base(phase[py * S + px], cb) + b * HW;
+          int pad_from = 0, rows_in_image = 0;
+          auto fill = [&](int to) {
+            if (!zp.empty() && to > pad_from)
+              load(due(b, pad_from / Wq), [&] { rhm(base + pad_from, to - pad_from, zp, 0, n_); });
+          };
+          for (int r = 0; r < g.Hq; ++r) {
+            const int y = r * S + py - L.pad_t;
+            if (r * S + py >= Hp && !(S == 1 && r < g.Hq)) break;  // (S = 1: the extra padding row)
+            rows_in_image = r + 1;
+            // real columns c0..c1: padded column c*S + px is input column x
+            const int lo = L.pad_l - px, hi = L.pad_l + L.in.w - 1 - px;
+            const int c0 = lo > 0 ? ceil_div(lo, S) : 0, c1 = hi < 0 ? -1 : std::min(Wq - 1, hi / S);
+            if (y < 0 || y >= L.in.h || c0 > c1) continue;
+            fill(r * Wq + c0);
+            const long x0 = long(c0) * S + px - L.pad_l;
+            load(due(b, r), [&] {
+              rhm(base + r * Wq + c0, c1 - c0 + 1,
+                  x.label + "+" + std::to_string(long(b) * x.item_bytes + (long(y) * L.in.w + x0) * C + long(cb) * n_),
+                  long(S) * C, g.kxp > 1 ? g.kxp * C : std::min(n_, C - cb * n_));
+            });
+            pad_from = r * Wq + c1 + 1;
+          }
+          fill(rows_in_image * Wq);
+        }
+      }
+  std::stable_sort(loads.begin(), loads.end(), [](const auto& u, const auto& v) { return u.first < v.first; });
+
+  // The instruction stream: the cores issue in order into 4-deep unit queues, so the
+  // next band's loads and the last step's stores are spread between this step's
+  // multiplies instead of waiting behind them (or holding them up).
+  size_t next_load = 0;
+  auto loads_for = [&](int band) {
+    std::vector<Line> out;
+    while (next_load < loads.size() && loads[next_load].first <= band) out.push_back(loads[next_load++].second);
+    return out;
+  };
+  for (const Line& line : loads_for(0)) body_.push_back(line);
+  std::vector<Line> stores;  // of the step before
   int step = 0;
-  for (const Band& band : bands)
+  for (size_t bi = 0; bi < bands.size(); ++bi)
     for (int nt = 0; nt < NT; ++nt, ++step) {
+      const Band& band = bands[bi];
+      std::vector<Line> pending = nt == 0 ? loads_for(int(bi) + 1) : std::vector<Line>{};
+      pending.insert(pending.end(), stores.begin(), stores.end());
       const int acc = (step % bufs) * planes * max_rows, out = out_ub + (step % slots) * max_rows;
+      const size_t multiplies = groups.size() * planes;
+      size_t done = 0, spread = 0;
       for (size_t gi = 0; gi < groups.size(); ++gi) {
         const Group& gr = groups[gi];
         const int tile = rw_tile(label, tile_at[gi][nt], klanes[gi], std::min(n_, OC - nt * n_));
         for (int p = 0; p < planes; ++p) {
           const int ey = (p / P) * s + gr.ky, ex = (p % P) * s + gr.kx0;
-          const int ub = plane_base(phase[(ey % S) * S + ex % S], gr.cb) + band.b0 * HW + (band.y0 + ey / S) * Wq +
-                         ex / S;
-          mmc(ub, band.rows, acc + p * band.rows, p == 0, gi > 0, tile);
+          for (int j = 0; j < band.nb; ++j) {
+            const int ub = plane_base(phase[(ey % S) * S + ex % S], gr.cb) + (band.b0 + j) * HW +
+                           (band.y0 + ey / S) * Wq + ex / S;
+            mmc(ub, band.rows, acc + (p * band.nb + j) * band.rows, p == 0 && j == 0, gi > 0, tile);
+          }
+          for (++done; spread < pending.size() * done / multiplies; ++spread) body_.push_back(pending[spread]);
         }
       }
-      act(acc, out, band.rows, params + 9 * nt, L, planes);
+      act(acc, out, band.nb * band.rows, params + 9 * nt, L, planes);
+      const size_t before = body_.size();
       for (int b = band.b0; b < band.b0 + band.nb; ++b)
         for (int py = band.y0; py < band.y0 + band.ny; ++py)
-          whm(out + (b - band.b0) * HW + (py - band.y0) * Wq, PW,
+          whm(out + (b - band.b0) * band.rows + (py - band.y0) * Wq, PW,
               out_label + "+" + std::to_string((long(b) * PH * PW + long(py) * PW) * OC + nt * n_), OC,
               std::min(n_, OC - nt * n_));
+      stores.assign(body_.begin() + long(before), body_.end());
+      body_.resize(before);
     }
+  body_.insert(body_.end(), stores.begin(), stores.end());
   scratch(out_label, size_t(b_) * os.size());
   return {false, out_label, os.size(), 0};
 }
