@@ -17,8 +17,8 @@ namespace {
 
 // Cycles one device-memory span (a segment of a gathered row) and one short DMA
 // instruction cost on the core (measured with make bench), for choosing a lowering.
-constexpr double kSpanCycles = 2.0, kInstrCycles = 10.0;
-constexpr int kLongMultiply = 256;  // rows of a multiply that hide a weight tile's load and the fixed costs
+constexpr double kSpanCycles = 2.0, kInstrCycles = 20.0, kFillRowCycles = 2.0;
+constexpr int kLongMultiply = 128;  // rows of a multiply that hide a weight tile's load and the fixed costs
 constexpr size_t kToeplitzMaxBytes = 256 * 1024;  // weight data of a Toeplitz lowering (and a quarter of memory)
 
 std::string where_of(size_t l) { return "layer " + std::to_string(l) + " (conv2d)"; }
@@ -224,20 +224,36 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
     } else if (PW <= max_rows) {
       const int per = 1 + (max_rows - PW) / Wq, count = ceil_div(PH, per), ny = ceil_div(PH, count);
       for (int b = 0; b < b_; ++b)
-        for (int y0 = 0; y0 < PH; y0 += ny) bands.push_back({b, 1, y0, std::min(ny, PH - y0), item_rows(std::min(ny, PH - y0))});
+        for (int y0 = 0; y0 < PH; y0 += ny)
+          bands.push_back({b, 1, y0, std::min(ny, PH - y0), item_rows(std::min(ny, PH - y0))});
     }
     return !bands.empty();
   };
+  // All output tiles of a band at once (each tile of weights right after the one before
+  // it on the same input rows) when the accumulators hold them twice over with bands
+  // still long: every loaded input row serves all output tiles as soon as it is there,
+  // and consecutive multiplies never wait on each other's sums. Else one output tile
+  // after the other.
   const int acc_rows = int(cfg_->acc_rows);
-  if (!plan_bands(acc_rows / (2 * planes)) && !plan_bands(acc_rows / planes))
+  const bool all_tiles = NT > 1 && plan_bands(acc_rows / (2 * planes * NT)) &&
+                         bands.front().nb * bands.front().rows >= std::min(item_rows(PH), kLongMultiply);
+  if (!all_tiles && !plan_bands(acc_rows / (2 * planes)) && !plan_bands(acc_rows / planes))
     throw DoesNotFit{what + ": one output row needs " + std::to_string(planes * PW) +
                      " accumulator rows, the core has " + std::to_string(acc_rows)};
+  const int per_step = all_tiles ? NT : 1;  // output tiles multiplied together
+  struct Step {
+    int band, nt0;
+  };
+  std::vector<Step> steps;
+  for (size_t bi = 0; bi < bands.size(); ++bi)
+    for (int nt = 0; nt < NT; nt += per_step) steps.push_back({int(bi), nt});
   int max_rows = 0;  // of one band's accumulator plane
   for (const Band& band : bands) max_rows = std::max(max_rows, band.nb * band.rows);
-  const int steps = int(bands.size()) * NT;
-  const int bufs = steps > 1 && 2 * planes * max_rows <= acc_rows ? 2 : 1;
-  const int slots = steps > 1 && ub_room(2 * max_rows) ? 2 : 1;
-  const int out_ub = alloc_ub(slots * max_rows, what + ": the output rows");
+  const int region = planes * max_rows;  // accumulator rows of one output tile
+  const int bufs = steps.size() > 1 && 2 * per_step * region <= acc_rows ? 2 : 1;
+  need_acc(bufs * per_step * region, what);
+  const int slots = steps.size() > 1 && ub_room(2 * per_step * max_rows) ? 2 : 1;
+  const int out_ub = alloc_ub(slots * per_step * max_rows, what + ": the output rows");
 
   // Weight tiles, stored once: [group][nt].
   const std::string label = "t" + std::to_string(l);
@@ -259,37 +275,44 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
 
   // Load the planes: each row of real pixels with one rhm; padding from a row of the
   // zero point (stride 0). Rows and columns past the padded input only feed discarded
-  // outputs and are left as they are. Each load is tagged with the first band that
-  // reads it.
-  int max_off = 0;  // plane rows below a band's first output row that its taps read
-  for (int p = 0; p < planes; ++p)
-    for (const Group& gr : groups) max_off = std::max(max_off, ((p / P) * s + gr.ky) / S);
-  auto due = [&](int b, int r) {
-    for (size_t i = 0; i < bands.size(); ++i)
-      if (b < bands[i].b0 + bands[i].nb && (bands[i].b0 < b || r <= bands[i].y0 + bands[i].ny - 1 + max_off))
-        return int(i);
-    return int(bands.size()) - 1;
+  // outputs and are left as they are. Each load is tagged with the first step and tap
+  // group that read it.
+  const int G = int(groups.size());
+  std::vector<int> reach(G, 0);  // plane rows past a band's last output row that group gi reads
+  for (int gi = 0; gi < G; ++gi)
+    for (int p = 0; p < planes; ++p) reach[gi] = std::max(reach[gi], ((p / P) * s + groups[gi].ky) / S);
+  auto due = [&](int b, int r, int cb) {
+    for (size_t k = 0; k < steps.size(); ++k) {
+      const Band& band = bands[steps[k].band];
+      if (b < band.b0 || b >= band.b0 + band.nb) continue;
+      for (int gi = 0; gi < G; ++gi)
+        if (groups[gi].cb == cb && r <= band.y0 + band.ny + reach[gi]) return int(k) * G + gi;  // (+1: a tap
+                                                                                                  // past a row's end)
+    }
+    return int(steps.size()) * G - 1;
   };
-  std::vector<std::pair<int, Line>> loads;  // first band that reads it, the rhm
-  auto load = [&](int band, auto&& emit_rhm) {
+  std::vector<std::pair<int, Line>> loads;  // (first step * G + group that reads it, the rhm)
+  auto load = [&](int when, auto&& emit_rhm) {
     const size_t before = body_.size();
     emit_rhm();
-    for (size_t i = before; i < body_.size(); ++i) loads.push_back({band, body_[i]});
+    for (size_t i = before; i < body_.size(); ++i) loads.push_back({when, body_[i]});
     body_.resize(before);
   };
   const std::string zp = L.padded() ? zero_point_row(L.in_zp) : "";
-  const int Hp = L.in.h + L.pad_t + L.pad_b;
+  const int Hp = L.in.h + L.pad_t + L.pad_b, seglen = g.kxp > 1 ? g.kxp * C : 0;
   for (int b = 0; b < b_; ++b)
     for (int py = 0; py < S; ++py)
       for (int px = 0; px < S; ++px) {
         if (phase[py * S + px] < 0) continue;
         for (int cb = 0; cb < g.blocks; ++cb) {
           const int base = plane_base(phase[py * S + px], cb) + b * HW;
-          int pad_from = 0, rows_in_image = 0;
-          auto fill = [&](int to) {
-            if (!zp.empty() && to > pad_from)
-              load(due(b, pad_from / Wq), [&] { rhm(base + pad_from, to - pad_from, zp, 0, n_); });
+          // the plane's rows of real pixels: [ub row, count, input offset]; padding between
+          struct Run {
+            int at, rows;
+            long offset;
           };
+          std::vector<Run> runs;
+          int rows_in_image = 0;
           for (int r = 0; r < g.Hq; ++r) {
             const int y = r * S + py - L.pad_t;
             if (r * S + py >= Hp && !(S == 1 && r < g.Hq)) break;  // (S = 1: the extra padding row)
@@ -298,63 +321,108 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
             const int lo = L.pad_l - px, hi = L.pad_l + L.in.w - 1 - px;
             const int c0 = lo > 0 ? ceil_div(lo, S) : 0, c1 = hi < 0 ? -1 : std::min(Wq - 1, hi / S);
             if (y < 0 || y >= L.in.h || c0 > c1) continue;
-            fill(r * Wq + c0);
-            const long x0 = long(c0) * S + px - L.pad_l;
-            load(due(b, r), [&] {
-              rhm(base + r * Wq + c0, c1 - c0 + 1,
-                  x.label + "+" + std::to_string(long(b) * x.item_bytes + (long(y) * L.in.w + x0) * C + long(cb) * n_),
-                  long(S) * C, g.kxp > 1 ? g.kxp * C : std::min(n_, C - cb * n_));
+            const long offset = long(b) * x.item_bytes + (long(y) * L.in.w + long(c0) * S + px - L.pad_l) * C + long(cb) * n_;
+            if (!runs.empty() && runs.back().at + runs.back().rows == r * Wq + c0 &&
+                runs.back().offset + long(runs.back().rows) * S * C == offset)
+              runs.back().rows += c1 - c0 + 1;  // continues the run before it in the UB and in memory
+            else
+              runs.push_back({r * Wq + c0, c1 - c0 + 1, offset});
+          }
+          // padding: one fill of the whole plane when that is cheaper than a fill per gap
+          const int gaps = int(runs.size()) + 1;
+          const bool whole = kFillRowCycles * rows_in_image * Wq < kInstrCycles * gaps;
+          if (!zp.empty() && whole)
+            load(due(b, 0, cb), [&] { rhm(base, rows_in_image * Wq, zp, 0, n_); });
+          int pad_from = 0;
+          auto fill = [&](int to) {
+            if (!zp.empty() && !whole && to > pad_from)
+              load(due(b, pad_from / Wq, cb), [&] { rhm(base + pad_from, to - pad_from, zp, 0, n_); });
+          };
+          for (const Run& run : runs) {
+            fill(run.at);
+            load(due(b, run.at / Wq, cb), [&] {
+              rhm(base + run.at, run.rows, x.label + "+" + std::to_string(run.offset), long(S) * C,
+                  seglen ? seglen : std::min(n_, C - cb * n_));
             });
-            pad_from = r * Wq + c1 + 1;
+            pad_from = run.at + run.rows;
           }
           fill(rows_in_image * Wq);
         }
       }
   std::stable_sort(loads.begin(), loads.end(), [](const auto& u, const auto& v) { return u.first < v.first; });
 
-  // The instruction stream: the cores issue in order into 4-deep unit queues, so the
-  // next band's loads and the last step's stores are spread between this step's
-  // multiplies instead of waiting behind them (or holding them up).
+  // The instruction stream: the core issues in order into 4-deep unit queues. The first
+  // step's loads come just before the tap group that needs them; every later step's
+  // loads, and the stores of the step before, are spread between the multiplies of the
+  // step before it, so that no queue holds up the others.
   size_t next_load = 0;
-  auto loads_for = [&](int band) {
+  auto loads_until = [&](int when) {
     std::vector<Line> out;
-    while (next_load < loads.size() && loads[next_load].first <= band) out.push_back(loads[next_load++].second);
+    while (next_load < loads.size() && loads[next_load].first <= when) out.push_back(loads[next_load++].second);
     return out;
   };
-  for (const Line& line : loads_for(0)) body_.push_back(line);
+  std::vector<std::vector<Line>> first_step(G);  // the first step's loads, by tap group
+  for (int gi = 0; gi < G; ++gi) first_step[gi] = loads_until(gi);
   std::vector<Line> stores;  // of the step before
-  int step = 0;
-  for (size_t bi = 0; bi < bands.size(); ++bi)
-    for (int nt = 0; nt < NT; ++nt, ++step) {
-      const Band& band = bands[bi];
-      std::vector<Line> pending = nt == 0 ? loads_for(int(bi) + 1) : std::vector<Line>{};
-      pending.insert(pending.end(), stores.begin(), stores.end());
-      const int acc = (step % bufs) * planes * max_rows, out = out_ub + (step % slots) * max_rows;
-      const size_t multiplies = groups.size() * planes;
-      size_t done = 0, spread = 0;
-      for (size_t gi = 0; gi < groups.size(); ++gi) {
-        const Group& gr = groups[gi];
+  for (size_t k = 0; k < steps.size(); ++k) {
+    const Band& band = bands[steps[k].band];
+    const int tiles = std::min(per_step, NT - steps[k].nt0);
+    // what goes between this step's multiplies: (first step) the later tap groups' loads,
+    // each due before its group; the next step's loads; the stores of the step before
+    std::vector<Line> pending;
+    std::vector<size_t> due_by(G, 0);  // pending[0 .. due_by[gi]) must be out before group gi
+    for (int gi = 0; gi < G; ++gi) {
+      if (k == 0 && gi > 0) pending.insert(pending.end(), first_step[gi].begin(), first_step[gi].end());
+      due_by[gi] = pending.size();
+    }
+    const std::vector<Line> next = loads_until(int(k + 2) * G - 1);
+    pending.insert(pending.end(), next.begin(), next.end());
+    pending.insert(pending.end(), stores.begin(), stores.end());
+    // one multiply's rows in two halves when nothing else would separate it from the
+    // multiply that accumulates onto it next
+    const int parts = tiles * planes * band.nb == 1 && band.rows >= 64 ? 2 : 1;
+    const size_t multiplies = size_t(G) * tiles * planes * band.nb * parts;
+    size_t done = 0, spread = 0;
+    for (int gi = 0; gi < G; ++gi) {
+      if (k == 0 && gi == 0) body_.insert(body_.end(), first_step[0].begin(), first_step[0].end());
+      for (; spread < due_by[gi]; ++spread) body_.push_back(pending[spread]);
+      const Group& gr = groups[gi];
+      for (int t = 0; t < tiles; ++t) {
+        const int nt = steps[k].nt0 + t, acc = ((int(k) % bufs) * per_step + t) * region;
         const int tile = rw_tile(label, tile_at[gi][nt], klanes[gi], std::min(n_, OC - nt * n_));
+        bool first = true;
         for (int p = 0; p < planes; ++p) {
           const int ey = (p / P) * s + gr.ky, ex = (p % P) * s + gr.kx0;
-          for (int j = 0; j < band.nb; ++j) {
-            const int ub = plane_base(phase[(ey % S) * S + ex % S], gr.cb) + (band.b0 + j) * HW +
-                           (band.y0 + ey / S) * Wq + ex / S;
-            mmc(ub, band.rows, acc + (p * band.nb + j) * band.rows, p == 0 && j == 0, gi > 0, tile);
-          }
-          for (++done; spread < pending.size() * done / multiplies; ++spread) body_.push_back(pending[spread]);
+          for (int j = 0; j < band.nb; ++j)
+            for (int part = 0; part < parts; ++part) {
+              const int r0 = band.rows * part / parts, r1 = band.rows * (part + 1) / parts;
+              const int ub = plane_base(phase[(ey % S) * S + ex % S], gr.cb) + (band.b0 + j) * HW +
+                             (band.y0 + ey / S) * Wq + ex / S + r0;
+              mmc(ub, r1 - r0, acc + (p * band.nb + j) * band.rows + r0, first, gi > 0, tile);
+              first = false;
+              for (++done; spread < pending.size() * done / multiplies; ++spread) body_.push_back(pending[spread]);
+            }
         }
       }
+    }
+    const size_t before = body_.size();
+    for (int t = 0; t < tiles; ++t) {
+      const int nt = steps[k].nt0 + t, acc = ((int(k) % bufs) * per_step + t) * region;
+      const int out = out_ub + ((int(k) % slots) * per_step + t) * max_rows;
       act(acc, out, band.nb * band.rows, params + 9 * nt, L, planes);
-      const size_t before = body_.size();
       for (int b = band.b0; b < band.b0 + band.nb; ++b)
         for (int py = band.y0; py < band.y0 + band.ny; ++py)
           whm(out + (b - band.b0) * band.rows + (py - band.y0) * Wq, PW,
               out_label + "+" + std::to_string((long(b) * PH * PW + long(py) * PW) * OC + nt * n_), OC,
               std::min(n_, OC - nt * n_));
-      stores.assign(body_.begin() + long(before), body_.end());
-      body_.resize(before);
     }
+    // the acts go now; their stores wait for the next step's multiplies
+    std::vector<Line> tail(body_.begin() + long(before), body_.end());
+    body_.resize(before);
+    stores.clear();
+    for (const Line& line : tail)
+      (line.text.rfind("act", 0) == 0 ? body_ : stores).push_back(line);
+  }
   body_.insert(body_.end(), stores.begin(), stores.end());
   scratch(out_label, size_t(b_) * os.size());
   return {false, out_label, os.size(), 0};
