@@ -33,6 +33,16 @@ for cfg in configs/n4.yaml configs/default.yaml; do
   done
 done
 
+# Each way of lowering the CNN's convolution classifies the same (tpu-cc --conv).
+for how in taps im2col toeplitz; do
+  "$bin/tpu-cc" firmware/models/digits_cnn.yaml --conv $how -o "$work/cnn_$how.s" > /dev/null || { fail "tpu-cc --conv $how"; continue; }
+  grep -q "^; layer 0: conv2d, $how" "$work/cnn_$how.s" && pass || fail "--conv $how: $(grep '^; layer 0' "$work/cnn_$how.s")"
+  "$bin/tpu-as" "$work/cnn_$how.s" -o "$work/cnn_$how.img" || { fail "tpu-as --conv $how"; continue; }
+  out=$("$bin/digits-host" configs/default.yaml firmware/models/digits_cnn.yaml "$work/cnn_$how.img" model) || { fail "digits-host --conv $how: $out"; continue; }
+  right=$(echo "$out" | sed -E 's/.*: ([0-9]+) of 360.*/\1/')
+  [ "$right" -ge 342 ] && pass || fail "--conv $how: $out"
+done
+
 # The demo on the golden model (the RTL run is the demo_rtl test).
 "$bin/digits-demo" --backend model > "$work/demo.out" 2>/dev/null && pass || fail "digits-demo: $(cat "$work/demo.out")"
 [ "$(grep -c 'logits equal to golden model  100.00%  (reference implementation: 100.00%)' "$work/demo.out")" -eq 2 ] \
@@ -46,6 +56,7 @@ expect_error() {  # expect_error MESSAGE ARGS...
 }
 expect_error "tpu-cc: error: .*missing.yaml" "$work/missing.yaml" -o "$work/x.s"
 expect_error "missing arguments" firmware/models/digits_mlp.yaml
+expect_error "\-\-conv is auto, taps, im2col or toeplitz, not 'fast'" firmware/models/digits_cnn.yaml -o "$work/x.s" --conv fast
 expect_error "does not fit the core" firmware/models/digits_cnn.yaml -o "$work/x.s" --batch 500
 [ ! -e "$work/x.s" ] && pass || fail "a failed compile left an output file"
 

@@ -206,25 +206,56 @@ Tensor Lowering::dense(size_t l, const QuantLayer& L, const Tensor& x) {
   std::vector<ActParams> blocks;
   for (int nt = 0; nt < nt_count; ++nt) blocks.push_back(layer_params(L, nt));
   const int params = load_params(blocks, "layer " + std::to_string(l));
-  int in_ub = x.ub;
-  if (!x.in_ub) {
-    check_field(x.item_bytes, 65535, "the input row stride");
-    in_ub = alloc_ub(kt_count * b_, what);
-    for (int kt = 0; kt < kt_count; ++kt)
-      rhm(in_ub + kt * b_, b_, x.label + "+" + std::to_string(kt * n_), x.item_bytes, std::min(n_, L.k() - kt * n_));
-  }
+  const int in_ub = input_tiles(x, kt_count, L.k(), what);
   const int out_ub = alloc_ub(nt_count * b_, what);
-  const int bufs = acc_buffers(b_, nt_count, what);
-  for (int nt = 0; nt < nt_count; ++nt) {
-    const int acc = (nt % bufs) * b_;
-    for (int kt = 0; kt < kt_count; ++kt)
-      mmc(in_ub + kt * b_, b_, acc, true, kt > 0, weight_tile(l, L, kt * n_, std::min(n_, L.k() - kt * n_), nt));
-    act(acc, out_ub + nt * b_, b_, params + 9 * nt, L, 1);
+  auto tile = [&](int kt, int nt) { return weight_tile(l, L, kt * n_, std::min(n_, L.k() - kt * n_), nt); };
+  if (nt_count > 1 && nt_count * b_ <= int(cfg_->acc_rows)) {
+    // every output tile at once: each input K tile, as soon as it is loaded, goes
+    // through all output tiles, and no multiply waits on the sums of the one before
+    for (int kt = 0; kt < kt_count; ++kt) {
+      load_input_tile(kt);
+      for (int nt = 0; nt < nt_count; ++nt) mmc(in_ub + kt * b_, b_, nt * b_, true, kt > 0, tile(kt, nt));
+    }
+    for (int nt = 0; nt < nt_count; ++nt) act(nt * b_, out_ub + nt * b_, b_, params + 9 * nt, L, 1);
+  } else {
+    const int bufs = acc_buffers(b_, nt_count, what);
+    for (int nt = 0; nt < nt_count; ++nt) {
+      const int acc = (nt % bufs) * b_;
+      for (int kt = 0; kt < kt_count; ++kt) {
+        load_input_tile(kt);
+        mmc(in_ub + kt * b_, b_, acc, true, kt > 0, tile(kt, nt));
+      }
+      act(acc, out_ub + nt * b_, b_, params + 9 * nt, L, 1);
+    }
   }
   macs_ += uint64_t(b_) * L.k() * L.out_c;
   std::vector<int8_t> w(L.w.begin(), L.w.end());
   blobs_.push_back({"w" + std::to_string(l), w});
   return {true, "", L.out_c, out_ub};
+}
+
+// The unified-buffer rows of a layer's input as K tiles of B rows (tile kt of item b at
+// row + kt*B + b): where they are when the layer before left them there, else rows to
+// load from device memory, each tile just before its first multiply (load_input_tile).
+int Lowering::input_tiles(const Tensor& x, int kt_count, int k, const std::string& what) {
+  input_loads_.clear();
+  if (x.in_ub) return x.ub;
+  check_field(x.item_bytes, 65535, "the input row stride");
+  const int ub = alloc_ub(kt_count * b_, what);
+  for (int kt = 0; kt < kt_count; ++kt) {
+    const size_t before = body_.size();
+    rhm(ub + kt * b_, b_, x.label + "+" + std::to_string(kt * n_), x.item_bytes, std::min(n_, k - kt * n_));
+    input_loads_.push_back(body_.back());
+    body_.resize(before);
+  }
+  return ub;
+}
+
+void Lowering::load_input_tile(int kt) {
+  if (size_t(kt) < input_loads_.size() && !input_loads_[kt].text.empty()) {
+    body_.push_back(input_loads_[kt]);
+    input_loads_[kt].text.clear();
+  }
 }
 
 std::string Lowering::assemble_text() {

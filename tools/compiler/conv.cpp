@@ -476,26 +476,27 @@ Tensor Lowering::conv_dense(size_t l, const QuantLayer& L, const Tensor& x, cons
   const std::string what = where_of(l) + " at batch " + std::to_string(b_);
   const int planes = L.pool * L.pool;
   const int params = load_params(plan.params, where_of(l));
-  int in_ub = x.ub;
-  if (!x.in_ub) {
-    check_field(x.item_bytes, 65535, "the input row stride");
-    in_ub = alloc_ub(plan.kt * b_, what);
-    for (int kt = 0; kt < plan.kt; ++kt)
-      rhm(in_ub + kt * b_, b_, x.label + "+" + std::to_string(kt * n_), x.item_bytes, std::min(n_, plan.kin - kt * n_));
-  }
+  const int in_ub = input_tiles(x, plan.kt, plan.kin, what);
   const int out_ub = alloc_ub(plan.nt * b_, what);
   const int bufs = acc_buffers(planes * b_, plan.nt, what);
   const std::string label = "t" + std::to_string(l);
   for (int t = 0; t < plan.nt; ++t) {
     const int acc = (t % bufs) * planes * b_;
+    // the planes' chains of K tiles side by side, so that a multiply does not wait on
+    // the sums of the one before it
+    std::vector<std::vector<std::pair<int, const std::vector<int8_t>*>>> chains(planes);
+    size_t longest = 0;
     for (int g = 0; g < planes; ++g) {
-      bool first = true;
-      for (const auto& [kt, tile] : plan.tiles[t][g]) {
-        const int k = std::min(n_, plan.kin - kt * n_), n = std::min(n_, plan.nout - t * n_);
-        mmc(in_ub + kt * b_, b_, acc + g * b_, true, !first, rw_tile(label, tile_data(label, tile), k, n));
-        first = false;
-      }
+      for (const auto& [kt, tile] : plan.tiles[t][g]) chains[g].push_back({kt, &tile});
+      longest = std::max(longest, chains[g].size());
     }
+    for (size_t i = 0; i < longest; ++i)
+      for (int g = 0; g < planes; ++g) {
+        if (i >= chains[g].size()) continue;
+        const int kt = chains[g][i].first, k = std::min(n_, plan.kin - kt * n_), n = std::min(n_, plan.nout - t * n_);
+        load_input_tile(kt);
+        mmc(in_ub + kt * b_, b_, acc + g * b_, true, i > 0, rw_tile(label, tile_data(label, *chains[g][i].second), k, n));
+      }
     act(acc, out_ub + t * b_, b_, params + 9 * t, L, planes);
   }
   return {true, "", plan.nout, out_ub};

@@ -75,6 +75,8 @@ class Lowering {
   void store(int ub, int rows, int width, const std::string& label);
   std::string scratch(const std::string& label, size_t bytes);
   Tensor flatten(const Tensor& x, size_t l);
+  int input_tiles(const Tensor& x, int kt_count, int k, const std::string& what);
+  void load_input_tile(int kt);
   Tensor dense(size_t l, const nn::QuantLayer& L, const Tensor& x);
   std::string assemble_text();
 
@@ -92,6 +94,7 @@ class Lowering {
   int low_ = 0, low_end_ = 0;  // the free rows below that input
   uint64_t macs_ = 0;
   std::vector<Line> body_;
+  std::vector<Line> input_loads_;  // the layer's input K tiles not yet loaded (input_tiles)
   std::vector<std::string> tiles_;
   std::vector<uint8_t> param_data_;
   std::vector<std::pair<std::string, std::vector<int8_t>>> blobs_;  // weight data: label, bytes

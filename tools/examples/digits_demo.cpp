@@ -44,7 +44,13 @@ Figures classify(const std::string& models, const std::string& name, const nn::F
   const nn::QuantModel q = nn::load_model(models + "/" + name + ".yaml");
   nn::FloatNet net = arch;
   nn::load_float_params(net, models + "/" + name + ".float.bin");
-  const compiler::CompiledModel c = compiler::compile_model(q, cfg);
+  compiler::CompiledModel c = compiler::compile_model(q, cfg);
+  const size_t runs = (test.size() + size_t(c.batch) - 1) / size_t(c.batch);
+  if (test.size() % size_t(c.batch) != 0) {  // equal batches: a short last one would run padding
+    compiler::CompileOptions even;
+    even.batch = int((test.size() + runs - 1) / runs);
+    c = compiler::compile_model(q, cfg, even);
+  }
   const AsmResult a = assemble_source(c.assembly, name + ".s", ".", cfg);
   if (!a.image) throw std::runtime_error("the compiled program does not assemble: " + a.diags.format());
   auto dev = Device::open(cfg, opts);
