@@ -41,14 +41,15 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
          ", seglen=" + std::to_string(std::min(T, k - kt * T)));
   };
   emit("rhm ub=0, rows=" + std::to_string(params) + ", addr=params, stride=" + std::to_string(T));
-  for (int kt = 0; kt < kt_count; ++kt) load_a(0, kt);
+  std::vector<bool> first_loaded(kt_count, false);  // the first chunk's K tiles go just before their multiply
   for (int c = 0; c < chunks; ++c) {
     const int m0 = c * chunk, rows = std::min(chunk, m - m0);
     const bool ahead = dbuf && c + 1 < chunks;  // the next chunk loads during this one
     if (!dbuf && c > 0)
       for (int kt = 0; kt < kt_count; ++kt) load_a(c, kt);
-    // A column tile's act and whm go after the next tile's first multiplies: the array
-    // then has queued work while they wait for the last multiply and for each other.
+    // A column tile's act and whm go after the next tile's multiplies: the array then
+    // has queued work while the whm, which issue holds until the act has written its
+    // rows, waits.
     std::vector<std::string> pending;
     auto flush = [&] {
       for (const auto& line : pending) emit(line);
@@ -57,12 +58,13 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
     for (int nt = 0; nt < nt_count; ++nt) {
       const int acc = (nt % 2) * chunk;
       for (int kt = 0; kt < kt_count; ++kt) {
+        if (c == 0 && !first_loaded[kt]) load_a(0, kt), first_loaded[kt] = true;
         tiles.push_back("rw addr=b+" + std::to_string(long(kt) * T * n + nt * T) + ", stride=" + std::to_string(n) +
                         ", k=" + std::to_string(std::min(T, k - kt * T)) + ", n=" + std::to_string(std::min(T, n - nt * T)));
         emit("mmc ub=" + std::to_string(ub_a(c) + kt * chunk) + ", rows=" + std::to_string(rows) + ", acc=" +
                  std::to_string(acc) + ", switch" + (kt ? ", accumulate" : ""),
              int(tiles.size()) - 1);
-        if (kt == std::min(2, kt_count - 1)) {
+        if (kt == kt_count - 1) {
           flush();
           if (ahead && nt < kt_count) load_a(c + 1, nt);  // one K tile of the next chunk per column tile
         }
