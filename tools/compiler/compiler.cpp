@@ -188,8 +188,8 @@ void Lowering::store(int ub, int rows, int width, const std::string& label) {
 
 // A device-memory buffer of the program (in its data section); a few spare bytes at
 // the end, since a gather may read past a tensor's last byte for rows it discards.
-std::string Lowering::scratch(const std::string& label, size_t bytes) {
-  dram_.push_back({label, bytes});
+std::string Lowering::scratch(const std::string& label, size_t bytes, int fill) {
+  dram_.push_back({label, bytes, fill});
   return label;
 }
 
@@ -287,10 +287,10 @@ std::string Lowering::assemble_text() {
   };
   space("input", size_t(b_) * m_->input.size(), 0);
   std::vector<std::string> seen{"input"};
-  for (const auto& d : dram_)
-    if (d.first != "logits" && std::find(seen.begin(), seen.end(), d.first) == seen.end()) {
-      space(d.first, d.second, 0);
-      seen.push_back(d.first);
+  for (const Buffer& d : dram_)
+    if (d.label != "logits" && std::find(seen.begin(), seen.end(), d.label) == seen.end()) {
+      space(d.label, d.bytes, d.fill & 0xff);
+      seen.push_back(d.label);
     }
   space("logits", size_t(b_) * m_->classes(), 0);
   for (const auto& z : zp_rows_) space(z.second, 0, z.first & 0xff);

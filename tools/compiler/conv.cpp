@@ -116,8 +116,17 @@ Tensor Lowering::conv(size_t l, const QuantLayer& L, const Tensor& x, const std:
   const double B = b_, pos = double(planes) * os.h * os.w, nt = ceil_div(L.out_c, n_);
   // Estimated cycles of each lowering that applies (multiplies or gathers, whichever
   // is longer); below zero: does not apply.
-  const TapsGeometry tg(L, n_);
-  const double taps = B * nt * tg.groups(L) * planes * tg.HW;
+  // With few channels, `taps` packs adjacent pixels into a row, which needs the side
+  // padding in memory: it then works on a padded copy of the input (padded_copy).
+  const bool copy = (L.pad_l || L.pad_r) && 2 * C <= n_ && L.kw > 1;
+  QuantLayer unpadded = L;
+  if (copy) {
+    unpadded.in.h += L.pad_t + L.pad_b, unpadded.in.w += L.pad_l + L.pad_r;
+    unpadded.pad_t = unpadded.pad_l = unpadded.pad_b = unpadded.pad_r = 0;
+  }
+  const QuantLayer& LT = copy ? unpadded : L;
+  const TapsGeometry tg(LT, n_);
+  const double taps = B * nt * tg.groups(LT) * planes * tg.HW + (copy ? B * L.in.h * kInstrCycles * 2 : 0);
   double im2col = -1;
   if (!L.padded() && L.kw * C <= n_) {
     const int per_tile = std::min(L.kh, n_ / (L.kw * C)), kt = ceil_div(L.kh, per_tile);
@@ -159,9 +168,10 @@ Tensor Lowering::conv(size_t l, const QuantLayer& L, const Tensor& x, const std:
           y = conv_dense(l, L, x, toeplitz_plan(L, n_, true));
           break;
         default:
-          strategies_.push_back("conv2d, taps (" + std::to_string(tg.groups(L)) + " tap groups, phase planes of " +
-                                std::to_string(tg.Hq) + "x" + std::to_string(tg.Wq) + " rows)");
-          y = conv_taps(l, L, x, out_label);
+          strategies_.push_back("conv2d, taps (" + std::to_string(tg.groups(LT)) + " tap groups, phase planes of " +
+                                std::to_string(tg.Hq) + "x" + std::to_string(tg.Wq) + " rows" +
+                                (copy ? ", on a padded copy" : "") + ")");
+          y = copy ? conv_taps(l, unpadded, padded_copy(l, L, x), out_label) : conv_taps(l, L, x, out_label);
       }
       macs_ += uint64_t(b_) * uint64_t(pos) * uint64_t(L.k()) * uint64_t(L.out_c);
       return y;
@@ -180,7 +190,6 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
   const int C = L.in.c, s = L.stride, P = L.pool, planes = P * P, OC = L.out_c, NT = ceil_div(OC, n_);
   const nn::Shape os = L.out_shape();
   const int PH = os.h, PW = os.w, S = g.S, Wq = g.Wq, HW = g.HW;
-  check_field(x.item_bytes, 65535, "the image stride");
   fits_field(long(S) * C, 65535, "the pixel stride of a phase plane");
 
   // Tap groups: kernel row ky, columns kx0 .. kx0+nkx-1 (packed), channel block cb.
@@ -435,7 +444,6 @@ Tensor Lowering::conv_im2col(size_t l, const QuantLayer& L, const Tensor& x_in, 
   const nn::Shape os = L.out_shape();
   const int row_bytes = L.kw * C;  // one kernel row of one window: a segment
   check_field(long(W) * C, 65535, "the image row stride");
-  check_field(x.item_bytes, 65535, "the image stride");
   const int per_tile = std::min(L.kh, n_ / row_bytes);  // kernel rows per K tile
   const int kt_count = ceil_div(L.kh, per_tile), nt_count = ceil_div(L.out_c, n_);
   const int R = b_ * os.h * os.w;  // output rows: item-major, then position
@@ -470,6 +478,27 @@ Tensor Lowering::conv_im2col(size_t l, const QuantLayer& L, const Tensor& x_in, 
   std::vector<int8_t> w(L.w.begin(), L.w.end());
   blobs_.push_back({"w" + std::to_string(l), w});
   return {false, out_label, os.size(), 0};
+}
+
+// The input with its padding in device memory (the zero point), for `taps` with packed
+// pixels: each image row through the unified buffer (a small ring of rows) to its place.
+Tensor Lowering::padded_copy(size_t l, const QuantLayer& L, const Tensor& x_in) {
+  const Tensor x = x_in.in_ub ? flatten(x_in, l) : x_in;
+  const int C = L.in.c, H = L.in.h, Wp = L.in.w + L.pad_l + L.pad_r;
+  const long row = long(L.in.w) * C, item = long(H + L.pad_t + L.pad_b) * Wp * C;
+  const int full = int(row / n_), rest = int(row % n_), urows = full + (rest ? 1 : 0);
+  const int ring = std::min(b_ * H, 8);
+  const int stage = alloc_ub(ring * urows, where_of(l) + ": the rows of its padded copy");
+  const std::string label = scratch("padded" + std::to_string(l), size_t(b_) * size_t(item), L.in_zp);
+  for (int b = 0; b < b_; ++b)
+    for (int y = 0; y < H; ++y) {
+      const int ub = stage + ((b * H + y) % ring) * urows;
+      rhm(ub, urows, x.label + "+" + std::to_string(long(b) * x.item_bytes + y * row), n_, n_);
+      const long to = long(b) * item + (long(y + L.pad_t) * Wp + L.pad_l) * C;
+      if (full) whm(ub, full, label + "+" + std::to_string(to), n_, n_);
+      if (rest) whm(ub + full, 1, label + "+" + std::to_string(to + long(full) * n_), n_, rest);
+    }
+  return {false, label, int(item), 0};
 }
 
 Tensor Lowering::conv_dense(size_t l, const QuantLayer& L, const Tensor& x, const ToeplitzPlan& plan) {

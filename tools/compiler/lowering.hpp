@@ -73,7 +73,7 @@ class Lowering {
   void act(int acc, int ub, int rows, int params, const nn::QuantLayer& L, int pool);
   void whm(int ub, int rows, const std::string& addr, long stride, int len);
   void store(int ub, int rows, int width, const std::string& label);
-  std::string scratch(const std::string& label, size_t bytes);
+  std::string scratch(const std::string& label, size_t bytes, int fill = 0);
   Tensor flatten(const Tensor& x, size_t l);
   int input_tiles(const Tensor& x, int kt_count, int k, const std::string& what);
   void load_input_tile(int kt);
@@ -85,6 +85,7 @@ class Lowering {
   Tensor conv_taps(size_t l, const nn::QuantLayer& L, const Tensor& x, const std::string& out_label);
   Tensor conv_im2col(size_t l, const nn::QuantLayer& L, const Tensor& x, const std::string& out_label);
   Tensor conv_dense(size_t l, const nn::QuantLayer& L, const Tensor& x, const ToeplitzPlan& plan);
+  Tensor padded_copy(size_t l, const nn::QuantLayer& L, const Tensor& x);
 
   const nn::QuantModel* m_;  // pointers, so that a lowering can be saved and restored (conv.cpp)
   const Config* cfg_;
@@ -98,7 +99,12 @@ class Lowering {
   std::vector<std::string> tiles_;
   std::vector<uint8_t> param_data_;
   std::vector<std::pair<std::string, std::vector<int8_t>>> blobs_;  // weight data: label, bytes
-  std::vector<std::pair<std::string, size_t>> dram_;                // device-memory buffers: label, bytes
+  struct Buffer {
+    std::string label;
+    size_t bytes;
+    int fill;  // the byte it starts as
+  };
+  std::vector<Buffer> dram_;                                        // device-memory buffers
   std::map<int, std::string> zp_rows_;                              // zero point -> label of N such bytes
   std::vector<std::string> strategies_;                             // per layer, for the listing
 };
