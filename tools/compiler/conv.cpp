@@ -301,6 +301,9 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
     return int(steps.size()) * G - 1;
   };
   std::vector<std::pair<int, Line>> loads;  // (first step * G + group that reads it, the rhm)
+  for (int b = 0; b < int(copies_.size()); ++b)  // an item's padded copy goes before its loads
+    for (const Line& line : copies_[b]) loads.push_back({due(b, 0, 0), line});
+  copies_.clear();
   auto load = [&](int when, auto&& emit_rhm) {
     const size_t before = body_.size();
     emit_rhm();
@@ -332,7 +335,8 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
             if (y < 0 || y >= L.in.h || c0 > c1) continue;
             const long offset = long(b) * x.item_bytes + (long(y) * L.in.w + long(c0) * S + px - L.pad_l) * C + long(cb) * n_;
             if (!runs.empty() && runs.back().at + runs.back().rows == r * Wq + c0 &&
-                runs.back().offset + long(runs.back().rows) * S * C == offset)
+                runs.back().offset + long(runs.back().rows) * S * C == offset &&
+                due(b, runs.back().at / Wq, cb) == due(b, r, cb))
               runs.back().rows += c1 - c0 + 1;  // continues the run before it in the UB and in memory
             else
               runs.push_back({r * Wq + c0, c1 - c0 + 1, offset});
@@ -482,6 +486,7 @@ Tensor Lowering::conv_im2col(size_t l, const QuantLayer& L, const Tensor& x_in, 
 
 // The input with its padding in device memory (the zero point), for `taps` with packed
 // pixels: each image row through the unified buffer (a small ring of rows) to its place.
+// The instructions, per item, go to copies_: conv_taps puts each item's before its loads.
 Tensor Lowering::padded_copy(size_t l, const QuantLayer& L, const Tensor& x_in) {
   const Tensor x = x_in.in_ub ? flatten(x_in, l) : x_in;
   const int C = L.in.c, H = L.in.h, Wp = L.in.w + L.pad_l + L.pad_r;
@@ -490,13 +495,17 @@ Tensor Lowering::padded_copy(size_t l, const QuantLayer& L, const Tensor& x_in) 
   const int ring = std::min(b_ * H, 8);
   const int stage = alloc_ub(ring * urows, where_of(l) + ": the rows of its padded copy");
   const std::string label = scratch("padded" + std::to_string(l), size_t(b_) * size_t(item), L.in_zp);
+  copies_.assign(b_, {});
   for (int b = 0; b < b_; ++b)
     for (int y = 0; y < H; ++y) {
+      const size_t before = body_.size();
       const int ub = stage + ((b * H + y) % ring) * urows;
       rhm(ub, urows, x.label + "+" + std::to_string(long(b) * x.item_bytes + y * row), n_, n_);
       const long to = long(b) * item + (long(y + L.pad_t) * Wp + L.pad_l) * C;
       if (full) whm(ub, full, label + "+" + std::to_string(to), n_, n_);
       if (rest) whm(ub + full, 1, label + "+" + std::to_string(to + long(full) * n_), n_, rest);
+      copies_[b].insert(copies_[b].end(), body_.begin() + long(before), body_.end());  // conv_taps places them
+      body_.resize(before);
     }
   return {false, label, int(item), 0};
 }

@@ -95,7 +95,8 @@ class Lowering {
   int low_ = 0, low_end_ = 0;  // the free rows below that input
   uint64_t macs_ = 0;
   std::vector<Line> body_;
-  std::vector<Line> input_loads_;  // the layer's input K tiles not yet loaded (input_tiles)
+  std::vector<Line> input_loads_;
+  std::vector<std::vector<Line>> copies_;  // per item: a padded copy's instructions (conv.cpp)  // the layer's input K tiles not yet loaded (input_tiles)
   std::vector<std::string> tiles_;
   std::vector<uint8_t> param_data_;
   std::vector<std::pair<std::string, std::vector<int8_t>>> blobs_;  // weight data: label, bytes
