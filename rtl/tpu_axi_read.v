@@ -4,9 +4,9 @@
 //
 // A span is split into INCR bursts of at most MaxBeats full-width beats that never
 // cross a 4 KB boundary. The address side issues bursts as soon as there is room to
-// remember them (up to Bursts outstanding), and takes the next span once every burst
-// of the current one is issued; the data side matches the returning beats, in order,
-// to the remembered bursts. Each beat leaves on the out stream as the raw bus word with
+// remember them (up to Bursts outstanding), and takes the next span in the cycle the
+// last burst of the current one is issued; the data side matches the returning beats,
+// in order, to the remembered bursts. Each beat leaves on the out stream as the raw bus word with
 // its window of valid byte lanes [lo, hi) and its span's tag; `last` marks a span's
 // final beat. A non-OKAY response on any beat of a span sets `error` from that beat to
 // the span's end (the consumer reports BUS_ERROR at `last`).
@@ -88,7 +88,8 @@ module tpu_axi_read #(
     end
   end
 
-  assign cmd_ready_o     = !walk_q;
+  // the next span is taken as the current one's last burst goes out: a span per cycle
+  assign cmd_ready_o     = !walk_q || (ar_fire && burst_end >= end_q);
   // arvalid never drops before its handshake: only a handshake fills the record FIFO.
   assign m_axi_arvalid_o = walk_q && rec_ready;
   assign m_axi_araddr_o  = base[31:0];

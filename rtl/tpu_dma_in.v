@@ -2,8 +2,9 @@
 // DMA-in sequencer: executes `rhm` and `rw` from its queue, in order.
 //
 // rhm: for each row, one read span per segment; the beats' bytes are gathered into a
-// zero-filled row buffer at segment offset s*seglen, then the row is written to the
-// unified buffer. rw: one span per memory row; bytes land in a zero-filled N x N tile
+// zero-filled row buffer at segment offset s*seglen, then the row goes to a write
+// register that writes it to the unified buffer while the next row's beats arrive
+// (a row of one beat per cycle). rw: one span per memory row; bytes land in a zero-filled N x N tile
 // buffer as rows (rw) or as columns (rw transpose), then the tile's N rows go into
 // the weight FIFO.
 //
@@ -115,6 +116,9 @@ module tpu_dma_in #(
   reg  [PosBits-1:0]  push_q;      // tile row being pushed
   reg  [N*8-1:0]      rowbuf_q;
   reg  [N*N*8-1:0]    tile_q;      // tile[k][c] at byte k*N + c
+  reg                 wb_q;        // a finished row waits to be written to the unified buffer
+  reg  [UbBits-1:0]   wb_addr_q;
+  reg  [N*8-1:0]      wb_data_q;
 
   wire        is_rw     = in_q[3:0] == TPU_OP_RW;
   wire        transpose = in_q[TPU_RW_TRANSPOSE_LSB];
@@ -123,6 +127,7 @@ module tpu_dma_in #(
   wire [5:0]  segs_m1   = in_q[TPU_RHM_SEGS_LSB +: 6];
   wire [6:0]  mem_rows  = mem_rows_of(in_q);
   wire [6:0]  span_len  = span_len_of(in_q);
+  wire [15:0] ub_row    = ub + row_q;
 
   wire        rq_is_rw     = rq_in_q[3:0] == TPU_OP_RW;
   wire [15:0] rq_rows_m1   = rq_in_q[TPU_RHM_ROWS_LSB +: 16];
@@ -143,18 +148,21 @@ module tpu_dma_in #(
   wire take      = state_q == StIdle && hand_q;
   wire younger   = err_valid_i && hand_pc_q > err_pc_i;
   wire req_fire  = req_valid_o && req_ready_i;
-  wire beat_fire = state_q == StData && beat_valid_i;
+  wire wb_done   = wb_q && ubw_ready_i;
+  wire wb_busy   = wb_q && !ubw_ready_i;   // the write register is taken this cycle
+  wire beat_fire = state_q == StData && beat_valid_i && !wb_busy;
   wire last_beat = beat_fire && beat_last_i;
   wire drain_last = state_q == StDrain && beat_valid_i && beat_last_i;
   wire span_end  = last_beat || drain_last;
+  wire rhm_last_seg = seg_q == segs_m1;
+  wire rhm_last_row = row_q == rows_m1;
   wire [FlyBits-1:0] fly_next = fly_q + {{(FlyBits-1){1'b0}}, req_fire} - {{(FlyBits-1){1'b0}}, span_end};
   wire rq_last   = rq_is_rw ? rq_row_q[6:0] == rq_mem_rows - 7'd1
                             : (rq_seg_q == rq_segs_m1 && rq_row_q == rq_rows_m1);
   wire rq_stop   = (last_beat && beat_error_i) || (take && younger);   // drain from here on
-  wire row_done  = state_q == StRow && ubw_ready_i;
+  wire row_end   = last_beat && !is_rw && rhm_last_seg && !beat_error_i;  // the row goes to the write register
   wire push_fire = state_q == StPush && wf_ready_i;
-  wire rhm_last_seg = seg_q == segs_m1;
-  wire rhm_last_row = row_q == rows_m1;
+
   wire rw_last_row  = row_q[6:0] == mem_rows - 7'd1;
 
   // Place the beat's bytes [lo, hi) at lanes [pos, pos + hi - lo) of an N-byte vector.
@@ -185,10 +193,10 @@ module tpu_dma_in #(
         StData:   if (last_beat) begin
           if (beat_error_i)                      state_q <= StDrain;
           else if (is_rw)                        state_q <= rw_last_row ? StPush : StData;
-          else if (rhm_last_seg)                 state_q <= StRow;
+          else if (rhm_last_seg && rhm_last_row) state_q <= StRow;
         end
-        StRow:    if (row_done) state_q <= rhm_last_row ? StRetire : StData;
-        StDrain:  if (fly_next == 0 && !rq_q) state_q <= StRetire;
+        StRow:    if (wb_done) state_q <= StRetire;   // the last row is written
+        StDrain:  if (fly_next == 0 && !rq_q && !wb_busy) state_q <= StRetire;
         StPush:   if (push_fire && push_q == N[PosBits-1:0] - 1'b1) state_q <= StRetire;
         StRetire: state_q <= StIdle;
         default:  state_q <= StIdle;
@@ -197,6 +205,12 @@ module tpu_dma_in #(
   end
 
   // The requester: each instruction's spans in the consumer's order.
+  always @(posedge clk_i) begin
+    if (!rst_ni) wb_q <= 1'b0;
+    else if (row_end) wb_q <= 1'b1;
+    else if (wb_done) wb_q <= 1'b0;
+  end
+
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       rq_q   <= 1'b0;
@@ -269,7 +283,10 @@ module tpu_dma_in #(
         pos_q       <= pos_q + beat_count;
       end
     end
-    if (row_done) begin
+    if (row_end) begin
+      for (j = 0; j < N; j = j + 1)
+        wb_data_q[8*j +: 8] <= lane_hit[j] ? placed[8*j +: 8] : rowbuf_q[8*j +: 8];
+      wb_addr_q   <= ub_row[UbBits-1:0];
       row_q       <= row_q + 16'd1;
       seg_q       <= 6'd0;
       pos_q       <= {PosBits{1'b0}};
@@ -281,13 +298,12 @@ module tpu_dma_in #(
   assign q_ready_o   = rq_take;
   assign busy_o      = state_q != StIdle || hand_q || rq_q;
   assign req_valid_o = rq_q;
-  assign beat_ready_o = state_q == StData || state_q == StDrain;
+  assign beat_ready_o = state_q == StData && !wb_busy || state_q == StDrain;
   assign req_addr_o  = span_addr_q;
   assign req_len_o   = {5'd0, rq_span_len};
-  assign ubw_valid_o = state_q == StRow;
-  wire [15:0] ub_row = ub + row_q;
-  assign ubw_addr_o  = ub_row[UbBits-1:0];
-  assign ubw_data_o  = rowbuf_q;
+  assign ubw_valid_o = wb_q;
+  assign ubw_addr_o  = wb_addr_q;
+  assign ubw_data_o  = wb_data_q;
   assign wf_valid_o  = state_q == StPush;
   assign wf_data_o   = tile_q[8*N*push_q[PosBits-2:0] +: 8*N];
 
