@@ -59,6 +59,16 @@ struct Json {
 
 double pct(double a, double b) { return b > 0 ? 100.0 * a / b : 0.0; }
 
+// The two device-memory settings: the bus width per cycle, and TPU v1's 1 byte per 32 MACs.
+struct Bandwidth {
+  const char* name;
+  unsigned bytes;
+};
+std::vector<Bandwidth> bandwidths(const Config& cfg) {
+  const unsigned n = cfg.array_size;
+  return {{"ample", cfg.dma_width / 8}, {"tpu-v1", std::max(1u, n * n / 32)}};
+}
+
 // 1. GEMM sweep
 // The square GEMM sizes measured on an N x N array: N itself (below 32) and 32..256.
 std::vector<int> sweep_sizes(int n) {
@@ -72,10 +82,7 @@ template <class V>
 void gemm_sweep(const Config& cfg, int only_size, const std::string& out, Json& json, bool& ok) {
   const int n = int(cfg.array_size);
   const double n2 = double(n) * n;
-  struct Bw {
-    const char* name;
-    unsigned bytes;
-  } bws[] = {{"ample", cfg.dma_width / 8}, {"tpu-v1", std::max(1u, unsigned(n * n / 32))}};
+  const std::vector<Bandwidth> bws = bandwidths(cfg);
   std::printf("\nGEMM on the RTL, N = %d (%s)\n", n, cfg.summary().c_str());
   std::printf("  %-11s %-7s %9s %9s %6s %7s %7s %7s %7s %7s\n", "MxKxN", "memory", "cycles", "ideal", "util",
               "wstall", "wshift", "raw", "dma", "check");
@@ -89,7 +96,7 @@ void gemm_sweep(const Config& cfg, int only_size, const std::string& out, Json& 
       std::ofstream(name) << g.assembly;
       std::printf("  program: %s\n", name.c_str());
     }
-    for (const Bw& bw : bws) {
+    for (const Bandwidth& bw : bws) {
       sim::MemTiming t;
       t.latency = cfg.testbench.mem_latency;
       t.bandwidth = bw.bytes;
@@ -140,10 +147,7 @@ std::vector<SuiteLayer> layer_suite() {
 void layer_suite_table(const Config& cfg, const std::string& only, const std::string& out, Json& json, bool& ok) {
   const int n = int(cfg.array_size);
   const double n2 = double(n) * n;
-  struct Bw {
-    const char* name;
-    unsigned bytes;
-  } bws[] = {{"ample", cfg.dma_width / 8}, {"tpu-v1", std::max(1u, unsigned(n * n / 32))}};
+  const std::vector<Bandwidth> bws = bandwidths(cfg);
   std::printf("\nLayer suite on the RTL, N = %d (util: of peak; shape: of the shape-limited ideal)\n", n);
   std::printf("  %-24s %5s %-7s %9s %9s %9s %6s %6s %7s %7s %7s  %-7s %s\n", "layer", "batch", "memory", "cycles",
               "ideal", "shape", "util", "shape", "wstall", "raw", "dma", "check", "lowering");
@@ -172,7 +176,7 @@ void layer_suite_table(const Config& cfg, const std::string& only, const std::st
     const double positions = double(c.batch) * (L.kind == nn::LayerKind::Dense ? 1 : L.pool * L.pool * os.h * os.w);
     const double shape = positions * ((L.k() + n - 1) / n) * ((L.out_c + n - 1) / n);
     const auto dram = bench::memory_with(cfg, img, 7);
-    for (const Bw& bw : bws) {
+    for (const Bandwidth& bw : bws) {
       sim::MemTiming t;
       t.latency = cfg.testbench.mem_latency;
       t.bandwidth = bw.bytes;

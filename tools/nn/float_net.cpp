@@ -140,14 +140,20 @@ std::vector<float> backward_layer(const FloatLayer& L, const LayerCache& c, cons
 
 FloatLayer dense(int in, int out, bool relu) {
   FloatLayer L;
-  L.kind = LayerKind::Dense;
-  L.in = {1, 1, in};
-  L.out_c = out;
-  L.relu = relu;
+  static_cast<LayerGeometry&>(L) = dense_geometry(in, out, relu);
   return L;
 }
 
 }  // namespace
+
+LayerGeometry dense_geometry(int in, int out, bool relu) {
+  LayerGeometry g;
+  g.kind = LayerKind::Dense;
+  g.in = {1, 1, in};
+  g.out_c = out;
+  g.relu = relu;
+  return g;
+}
 
 void LayerGeometry::pad_same() {
   auto split = [this](int size, int k, int& lo, int& hi) {

@@ -45,6 +45,9 @@ struct LayerGeometry {
   void pad_same();
 };
 
+// A dense layer's geometry: `in` features to `out`.
+LayerGeometry dense_geometry(int in, int out, bool relu);
+
 struct FloatLayer : LayerGeometry {
   std::vector<float> w;  // [K][out_c], K index (ky*kw + kx)*in.c + ci for convolutions
   std::vector<float> b;  // [out_c]

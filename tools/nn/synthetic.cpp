@@ -7,10 +7,7 @@ namespace tessera::nn {
 
 QuantLayer dense_layer(int in, int out, bool relu) {
   QuantLayer L;
-  L.kind = LayerKind::Dense;
-  L.in = {1, 1, in};
-  L.out_c = out;
-  L.relu = relu;
+  static_cast<LayerGeometry&>(L) = dense_geometry(in, out, relu);
   return L;
 }
 
