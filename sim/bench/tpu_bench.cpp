@@ -64,6 +64,13 @@ struct Bandwidth {
   const char* name;
   unsigned bytes;
 };
+// The configuration's memory latency at `bytes` per cycle.
+sim::MemTiming timing(const Config& cfg, unsigned bytes) {
+  sim::MemTiming t;
+  t.latency = cfg.testbench.mem_latency;
+  t.bandwidth = bytes;
+  return t;
+}
 std::vector<Bandwidth> bandwidths(const Config& cfg) {
   const unsigned n = cfg.array_size;
   return {{"ample", cfg.dma_width / 8}, {"tpu-v1", std::max(1u, n * n / 32)}};
@@ -97,9 +104,7 @@ void gemm_sweep(const Config& cfg, int only_size, const std::string& out, Json& 
       std::printf("  program: %s\n", name.c_str());
     }
     for (const Bandwidth& bw : bws) {
-      sim::MemTiming t;
-      t.latency = cfg.testbench.mem_latency;
-      t.bandwidth = bw.bytes;
+      const sim::MemTiming t = timing(cfg, bw.bytes);
       const bench::Measured m = bench::run_plain<V>(cfg, dram, img.entry, t, true);
       const Counters& c = m.result.counters;
       const double ideal = double(g.macs) / n2, cycles = double(c.cycles.value_or(0));
@@ -177,9 +182,7 @@ void layer_suite_table(const Config& cfg, const std::string& only, const std::st
     const double shape = positions * ((L.k() + n - 1) / n) * ((L.out_c + n - 1) / n);
     const auto dram = bench::memory_with(cfg, img, 7);
     for (const Bandwidth& bw : bws) {
-      sim::MemTiming t;
-      t.latency = cfg.testbench.mem_latency;
-      t.bandwidth = bw.bytes;
+      const sim::MemTiming t = timing(cfg, bw.bytes);
       const bench::Measured m = bench::run_plain<Vcore_n16>(cfg, dram, img.entry, t, true);
       const Counters& k = m.result.counters;
       const double cycles = double(k.cycles.value_or(0)), ideal = double(c.macs) / n2;
@@ -273,9 +276,7 @@ void simulation_speed(const Config& cfg, const std::string& work, Json& json) {
   const compiler::GemmProgram g = compiler::gemm_program(cfg, size, size, size);
   const Image img = assemble_or_die(g.assembly, cfg);
   const auto dram = bench::memory_with(cfg, img, 1);
-  sim::MemTiming t;
-  t.latency = cfg.testbench.mem_latency;
-  t.bandwidth = cfg.testbench.mem_bandwidth;
+  const sim::MemTiming t = timing(cfg, cfg.testbench.mem_bandwidth);
   const bench::Measured plain = bench::run_plain<Vcore_n16>(cfg, dram, img.entry, t, false);
   const bench::Measured sc = bench::run_systemc_n16(cfg, dram, img.entry, t);
   const double plain_cps = double(plain.own_cycles) / plain.seconds;
