@@ -295,8 +295,8 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
       const Band& band = bands[steps[k].band];
       if (b < band.b0 || b >= band.b0 + band.nb) continue;
       for (int gi = 0; gi < G; ++gi)
-        if (groups[gi].cb == cb && r <= band.y0 + band.ny + reach[gi]) return int(k) * G + gi;  // (+1: a tap
-                                                                                                  // past a row's end)
+        // (one row more than the band's last: a tap past a row's end reads the next row)
+        if (groups[gi].cb == cb && r <= band.y0 + band.ny + reach[gi]) return int(k) * G + gi;
     }
     return int(steps.size()) * G - 1;
   };
