@@ -96,6 +96,9 @@ void check_model(const QuantModel& m, const Config& cfg, int batch, std::mt19937
   const AsmResult a = assemble_source(c.assembly, "random.s", ".", cfg);
   INFO(a.diags.format());
   REQUIRE(a.image);
+  for (const Symbol& sym : a.image->symbols)  // a host takes the batch from these sizes (digits-host)
+    if (sym.name == "input" || sym.name == "logits")
+      CHECK(sym.size / uint32_t(sym.name == "input" ? c.input_bytes : c.output_bytes) == uint32_t(c.batch));
   auto dev = Device::open(cfg);
   dev->load(*a.image);
   std::vector<uint8_t> input(size_t(c.batch) * c.input_bytes);

@@ -278,22 +278,26 @@ std::string Lowering::assemble_text() {
   }
   s << "\n.data\n";
   uint64_t data_bytes = 0;
-  const size_t spare = size_t(4 * n_);  // a gather may read a little past a tensor (see conv.cpp)
+  // A gather may read a little past a tensor (conv.cpp): the program's own buffers get
+  // spare bytes. `input` and `logits` have their exact sizes, which a host reads as the
+  // batch: a label `..._end` after each keeps the alignment padding out of the symbol.
+  const size_t spare = size_t(4 * n_);
   auto space = [&](const std::string& label, size_t bytes, int fill) {
-    s << "        .align 64\n" << label << ":\n        .space " << bytes + spare;
+    s << "        .align 64\n" << label << ":\n        .space " << bytes;
     if (fill) s << ", " << fill;
     s << "\n";
-    data_bytes += (bytes + spare + 63) / 64 * 64;
+    if (label == "input" || label == "logits") s << label << "_end:\n";
+    data_bytes += (bytes + 63) / 64 * 64;
   };
   space("input", size_t(b_) * m_->input.size(), 0);
   std::vector<std::string> seen{"input"};
   for (const Buffer& d : dram_)
     if (d.label != "logits" && std::find(seen.begin(), seen.end(), d.label) == seen.end()) {
-      space(d.label, d.bytes, d.fill & 0xff);
+      space(d.label, d.bytes + spare, d.fill & 0xff);
       seen.push_back(d.label);
     }
   space("logits", size_t(b_) * m_->classes(), 0);
-  for (const auto& z : zp_rows_) space(z.second, 0, z.first & 0xff);
+  for (const auto& z : zp_rows_) space(z.second, size_t(n_), z.first & 0xff);
   s << "        .align 64\nparams:\n";
   for (size_t i = 0; i < param_data_.size(); i += 32) {
     s << "        .byte ";
