@@ -259,8 +259,44 @@ TEST_CASE("malformed model files give errors naming the file and the layer", "[c
   expect(s.replace(s.find("[31, 31]"), 8, "[31, 64]"), "shift 64 is outside 0..63");
   s = good;
   expect(s.replace(s.find("b.bin"), 5, "nope.bin"), "nope.bin: cannot open");
+  // convolutions: stride and padding
+  const std::string conv =
+      "  - {type: conv2d, in_shape: [1, 1, 6], kernel: [1, 1], out_channels: 2, relu: false, weights: w.bin,\n"
+      "     bias: b.bin, weight_scales: [1, 1], multiplier: [1073741824, 1073741824], shift: [31, 31],\n"
+      "     input_quant: {scale: 1, zero_point: 0}, output_quant: {scale: 1, zero_point: 0}, STRIDE PADDING}\n";
+  auto conv_with = [&](const std::string& stride, const std::string& padding) {
+    std::string c = conv;
+    c.replace(c.find("STRIDE"), 6, stride);
+    c.replace(c.find("PADDING"), 7, padding);
+    return c;
+  };
+  write(yaml, head + conv_with("stride: 2,", "padding: same"));
+  CHECK(nn::load_model(yaml).layers[0].stride == 2);
+  expect(conv_with("stride: 0,", "padding: valid"), "stride must be 1..64");
+  expect(conv_with("stride: 1,", "padding: [1, 1]"), "padding is 'same', 'valid' or [top, left, bottom, right]");
+  expect(conv_with("stride: 1,", "padding: wide"), "padding is 'same', 'valid' or [top, left, bottom, right]");
+  expect(conv_with("stride: 1,", "padding: [1, 0, 0, 0]"), "each padding must be 0..kernel size - 1");
+  expect(conv_with("stride: 1,", "padding: [0, 0, -1, 0]"), "each padding must be 0..kernel size - 1");
   write(yaml, "name: m\nlayers: []\n");
   CHECK_THROWS_WITH(nn::load_model(yaml), Catch::Contains("missing 'input'"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("stride and padding survive saving and loading a model", "[compiler]") {
+  std::mt19937 rng(test::test_seed() + 4);
+  QuantLayer c = nn::conv_layer(7, 6, 3, 3, 5, 2, false, true);
+  c.pad_t = 2, c.pad_l = 0, c.pad_b = 1, c.pad_r = 2;
+  nn::randomize_layer(c, 3, rng);
+  const QuantModel m = nn::single_layer_model("padded", c);
+  const auto dir = std::filesystem::temp_directory_path() / ("tessera_padded_" + std::to_string(test::test_seed()));
+  std::filesystem::create_directories(dir);
+  nn::save_model(m, dir.string());
+  const QuantLayer back = nn::load_model((dir / "padded.yaml").string()).layers[0];
+  CHECK(back.stride == 2);
+  CHECK((back.pad_t == 2 && back.pad_l == 0 && back.pad_b == 1 && back.pad_r == 2));
+  CHECK(back.out_shape().h == c.out_shape().h);
+  CHECK(back.out_shape().w == c.out_shape().w);
+  CHECK(back.w == c.w);
   std::filesystem::remove_all(dir);
 }
 
