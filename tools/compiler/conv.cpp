@@ -132,9 +132,15 @@ Tensor Lowering::conv(size_t l, const QuantLayer& L, const Tensor& x, const std:
     const int per_tile = std::min(L.kh, n_ / (L.kw * C)), kt = ceil_div(L.kh, per_tile);
     im2col = B * std::max(nt * kt * pos, kt * pos * per_tile * kSpanCycles + kt * planes * os.h * kInstrCycles);
   }
-  const ToeplitzPlan plan = toeplitz_plan(L, n_, false);
+  // (every output tile of every plane needs a weight tile at least: a large layer is
+  // ruled out without planning it)
   const size_t toeplitz_max = std::min<size_t>(kToeplitzMaxBytes, cfg_->dram_bytes / 4);
-  const double toeplitz = plan.ok && plan.nonzero * size_t(n_) * n_ <= toeplitz_max ? B * double(plan.nonzero) : -1;
+  const bool toeplitz_small = size_t(ceil_div(os.size(), n_)) * planes * size_t(n_) * n_ <= toeplitz_max;
+  ToeplitzPlan plan;
+  if (toeplitz_small) plan = toeplitz_plan(L, n_, false);
+  const double toeplitz = toeplitz_small && plan.ok && plan.nonzero * size_t(n_) * n_ <= toeplitz_max
+                              ? B * double(plan.nonzero)
+                              : -1;
 
   if (conv_strategy_ == ConvStrategy::im2col && im2col < 0)
     throw CompileError(where_of(l) + ": the im2col lowering needs no padding and a kernel row (kw * in_channels = " +
