@@ -5,6 +5,7 @@
 // positions (py*P + dy, px*P + dx).
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "compiler/lowering.hpp"
@@ -28,7 +29,7 @@ std::string where_of(size_t l) { return "layer " + std::to_string(l) + " (conv2d
 // every pooling plane reads a contiguous run of rows. Accumulator row py*Wq + px is
 // output (py, px) of an item; columns px >= PW are computed and discarded.
 struct TapsGeometry {
-  int S, Hq, Wq, HW, kxp, groups_per_row, blocks;
+  int S, Hq, Wq, HW, kxp, blocks, groups;  // groups: tap groups (kernel rows x column runs x channel blocks)
   TapsGeometry(const QuantLayer& L, int n) {
     S = L.stride * L.pool;
     Hq = ceil_div(L.in.h + L.pad_t + L.pad_b, S);
@@ -44,10 +45,9 @@ struct TapsGeometry {
     // kernel columns), read as one segment; needs no padding at the sides.
     const bool pack = L.pad_l == 0 && L.pad_r == 0 && 2 * L.in.c <= n && L.kw > 1;
     kxp = pack ? std::min(L.kw, n / L.in.c) : 1;
-    groups_per_row = ceil_div(L.kw, kxp);
     blocks = pack ? 1 : ceil_div(L.in.c, n);  // channel blocks of N
+    groups = L.kh * ceil_div(L.kw, kxp) * blocks;
   }
-  int groups(const QuantLayer& L) const { return L.kh * groups_per_row * blocks; }
 };
 
 }  // namespace
@@ -119,14 +119,14 @@ Tensor Lowering::conv(size_t l, const QuantLayer& L, const Tensor& x, const std:
   // With few channels, `taps` packs adjacent pixels into a row, which needs the side
   // padding in memory: it then works on a padded copy of the input (padded_copy).
   const bool copy = (L.pad_l || L.pad_r) && 2 * C <= n_ && L.kw > 1;
-  QuantLayer unpadded = L;
+  std::optional<QuantLayer> unpadded;  // the layer on the padded copy
   if (copy) {
-    unpadded.in.h += L.pad_t + L.pad_b, unpadded.in.w += L.pad_l + L.pad_r;
-    unpadded.pad_t = unpadded.pad_l = unpadded.pad_b = unpadded.pad_r = 0;
+    unpadded = L;
+    unpadded->in.h += L.pad_t + L.pad_b, unpadded->in.w += L.pad_l + L.pad_r;
+    unpadded->pad_t = unpadded->pad_l = unpadded->pad_b = unpadded->pad_r = 0;
   }
-  const QuantLayer& LT = copy ? unpadded : L;
-  const TapsGeometry tg(LT, n_);
-  const double taps = B * nt * tg.groups(LT) * planes * tg.HW + (copy ? B * L.in.h * kInstrCycles * 2 : 0);
+  const TapsGeometry tg(copy ? *unpadded : L, n_);
+  const double taps = B * nt * tg.groups * planes * tg.HW + (copy ? B * L.in.h * kInstrCycles * 2 : 0);
   double im2col = -1;
   if (!L.padded() && L.kw * C <= n_) {
     const int per_tile = std::min(L.kh, n_ / (L.kw * C)), kt = ceil_div(L.kh, per_tile);
@@ -174,10 +174,10 @@ Tensor Lowering::conv(size_t l, const QuantLayer& L, const Tensor& x, const std:
           y = conv_dense(l, L, x, toeplitz_plan(L, n_, true));
           break;
         default:
-          strategies_.push_back("conv2d, taps (" + std::to_string(tg.groups(LT)) + " tap groups, phase planes of " +
+          strategies_.push_back("conv2d, taps (" + std::to_string(tg.groups) + " tap groups, phase planes of " +
                                 std::to_string(tg.Hq) + "x" + std::to_string(tg.Wq) + " rows" +
                                 (copy ? ", on a padded copy" : "") + ")");
-          y = copy ? conv_taps(l, unpadded, padded_copy(l, L, x), out_label) : conv_taps(l, L, x, out_label);
+          y = copy ? conv_taps(l, *unpadded, padded_copy(l, L, x), out_label) : conv_taps(l, L, x, out_label);
       }
       macs_ += uint64_t(b_) * uint64_t(pos) * uint64_t(L.k()) * uint64_t(L.out_c);
       return y;
