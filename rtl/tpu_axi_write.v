@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
-// DMA write engine: writes one span of at most SpanBytes bytes (a unified-buffer row)
-// to device memory [addr, addr + len) over AXI4.
+// DMA write engine: writes spans of at most SpanBytes bytes (unified-buffer rows) to
+// device memory [addr, addr + len) over AXI4, one span per cycle when the bus allows.
 //
-// The span goes out as one INCR burst, or two when it crosses a 4 KB page; each beat's
-// WSTRB enables exactly the span's bytes in it. The next span is taken as soon as this
-// one's data is out: up to Bursts bursts wait for their write responses, and when a
-// span's last response arrives the engine answers on the rsp stream, in span order,
-// with `error` set if any of its responses was not OKAY.
+// Each span goes out as one INCR burst, or two when it crosses a 4 KB page; each beat's
+// WSTRB enables exactly the span's bytes in it. Accepted spans wait in a ring of Spans
+// entries walked by two pointers: the address walker issues a span's AW bursts, and the
+// data walker follows it with the span's W beats (never ahead of its addresses, since a
+// slave may wait for AW before taking W). Up to Bursts bursts wait for their write
+// responses; when a span's last response arrives the engine answers on the rsp stream,
+// in span order, with `error` set if any of its responses was not OKAY.
 `default_nettype none
 
 module tpu_axi_write #(
     parameter integer DataBits  = 32,  // AXI data width: 32..512, a power of two
     parameter integer SpanBytes = 16,  // longest span: the unified-buffer row (N bytes)
-    parameter integer Bursts    = 8    // bursts awaiting their response, a power of two >= 2
+    parameter integer Bursts    = 32,  // bursts awaiting their response (covers the memory latency), a power of two >= 2
+    parameter integer Spans     = 4    // spans accepted and not yet fully sent, a power of two >= 2
 ) (
     input  wire                     clk_i,
     input  wire                     rst_ni,
@@ -46,54 +49,97 @@ module tpu_axi_write #(
   localparam integer LaneBits = $clog2(Bytes);
   localparam integer LenBits  = $clog2(SpanBytes + 1);
   localparam [2:0]   Size     = LaneBits[2:0];
+  localparam integer CntBits  = $clog2(Bursts) + 1;
+  localparam integer RingBits = $clog2(Spans);
 
-  localparam [1:0] StIdle = 2'd0, StAddr = 2'd1, StData = 2'd2;
-  localparam integer CntBits = $clog2(Bursts) + 1;
+  wire aw_fire  = m_axi_awvalid_o && m_axi_awready_i;
+  wire w_fire   = m_axi_wvalid_o && m_axi_wready_i;
+  wire b_fire   = m_axi_bvalid_i && m_axi_bready_o;
+  wire cmd_fire = cmd_valid_i && cmd_ready_o;
 
-  reg [1:0]             state_q, state_d;
-  reg [32:0]            start_q, start_d;  // the span's first byte
-  reg [32:0]            end_q, end_d;      // one past its last byte
-  reg [32:0]            cur_q, cur_d;      // first byte of the current burst
-  reg [32:0]            beat_q, beat_d;    // aligned address of the current beat
-  reg [SpanBytes*8-1:0] data_q, data_d;
+  // ---- the span ring: entries [w_q, aw_q) are addressed, [aw_q, wr_q) are not yet -------
+  reg [32:0]            start_m [0:Spans-1];  // the span's first byte
+  reg [32:0]            end_m   [0:Spans-1];  // one past its last byte
+  reg [SpanBytes*8-1:0] data_m  [0:Spans-1];
+  reg [RingBits:0]      wr_q, aw_q, w_q;      // one extra bit tells full from empty
+  always @(posedge clk_i) begin
+    if (cmd_fire) begin
+      start_m[wr_q[RingBits-1:0]] <= {1'b0, cmd_addr_i};
+      end_m[wr_q[RingBits-1:0]]   <= {1'b0, cmd_addr_i} + {{(33-LenBits){1'b0}}, cmd_len_i};
+      data_m[wr_q[RingBits-1:0]]  <= cmd_data_i;
+    end
+  end
 
-  // The current burst runs from the word holding cur_q to the span's end or the page
-  // end (a span is at most SpanBytes, far below the 256-beat AXI limit).
+  // ---- address walker: the bursts of span aw_q ------------------------------------------
+  reg         aw_mid_q;   // an earlier burst of span aw_q is out; the next starts at aw_cur_q
+  reg  [32:0] aw_cur_q;
+  wire [32:0] a_end = end_m[aw_q[RingBits-1:0]];
+  wire [32:0] a_cur = aw_mid_q ? aw_cur_q : start_m[aw_q[RingBits-1:0]];
   wire [32:0] base, burst_end;
   wire [8:0]  beats;
   tpu_axi_burst #(.Bytes(Bytes), .MaxBeats(256)) u_plan (
-      .cur_i(cur_q), .end_i(end_q), .base_o(base), .end_o(burst_end), .beats_o(beats));
-  wire [32:0] beat_end  = beat_q + Bytes;
-  wire        last_beat = beat_end >= burst_end;
+      .cur_i(a_cur), .end_i(a_end), .base_o(base), .end_o(burst_end), .beats_o(beats));
+  wire a_last = burst_end >= a_end;  // this burst ends the span
 
-  // Beat lanes: lane l carries span byte j = beat_q + l - start_q when that address is
-  // inside the current burst. With the span padded by a beat of zeros on each side,
-  // span byte j sits at padded byte j + Bytes, so the beat is one right shift.
+  // ---- data walker: the beats of span w_q, a beat-aligned address at a time -------------
+  reg         w_mid_q;    // earlier beats of span w_q are out; the next is at beat_q
+  reg  [32:0] beat_q;
+  wire [32:0] w_start  = start_m[w_q[RingBits-1:0]];
+  wire [32:0] w_end    = end_m[w_q[RingBits-1:0]];
+  wire [32:0] beat     = w_mid_q ? beat_q : {w_start[32:LaneBits], {LaneBits{1'b0}}};
+  wire [32:0] beat_end = beat + Bytes;
+  wire        w_last   = beat_end >= w_end;  // the span's last beat
+  // Bursts end at the span's end or a page boundary (a span is far below 256 beats).
+  wire        burst_last = w_last || beat_end[11:0] == 12'd0;
+
+  // Beat lanes: lane l carries span byte j = beat + l - start when that address is inside
+  // the span. With the span padded by a beat of zeros on each side, span byte j sits at
+  // padded byte j + Bytes, so the beat is one right shift.
   localparam integer PadBytes = SpanBytes + 2 * Bytes;
   localparam integer ShBits   = $clog2(PadBytes);
-  wire [PadBytes*8-1:0] padded = {{(Bytes*8){1'b0}}, data_q, {(Bytes*8){1'b0}}};
-  wire [32:0]           shift  = beat_q + Bytes - start_q;  // 1 .. SpanBytes + Bytes
+  wire [PadBytes*8-1:0] padded = {{(Bytes*8){1'b0}}, data_m[w_q[RingBits-1:0]], {(Bytes*8){1'b0}}};
+  wire [32:0]           shift  = beat + Bytes - w_start;  // 1 .. SpanBytes + Bytes
   wire [PadBytes*8-1:0] moved  = padded >> {shift[ShBits-1:0], 3'b000};
-  wire [DataBits-1:0]   wdata  = moved[DataBits-1:0];
   wire [Bytes-1:0]      wstrb;
   genvar l;
   generate
     for (l = 0; l < Bytes; l = l + 1) begin : g_lane
-      wire [32:0] lane_addr = beat_q + l;
-      assign wstrb[l] = lane_addr >= cur_q && lane_addr < burst_end;
+      wire [32:0] lane_addr = beat + l;
+      assign wstrb[l] = lane_addr >= w_start && lane_addr < w_end;
     end
   endgenerate
 
-  wire aw_fire = m_axi_awvalid_o && m_axi_awready_i;
-  wire w_fire  = m_axi_wvalid_o && m_axi_wready_i;
-  wire b_fire  = m_axi_bvalid_i && m_axi_bready_o;
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      wr_q     <= {(RingBits + 1){1'b0}};
+      aw_q     <= {(RingBits + 1){1'b0}};
+      w_q      <= {(RingBits + 1){1'b0}};
+      aw_mid_q <= 1'b0;
+      w_mid_q  <= 1'b0;
+    end else begin
+      if (cmd_fire) wr_q <= wr_q + 1'b1;
+      if (aw_fire) begin
+        aw_mid_q <= !a_last;
+        if (a_last) aw_q <= aw_q + 1'b1;
+      end
+      if (w_fire) begin
+        w_mid_q <= !w_last;
+        if (w_last) w_q <= w_q + 1'b1;
+      end
+    end
+  end
+  always @(posedge clk_i) begin
+    if (aw_fire) aw_cur_q <= burst_end;
+    if (w_fire) beat_q <= beat_end;
+  end
 
+  // ---- responses --------------------------------------------------------------------------
   // Bursts awaiting their response, oldest first: does each end its span?
   wire               rec_ready, rec_valid, rec_last;
   wire [CntBits-1:0] unused_count;
   tpu_fifo #(.Width(1), .Depth(Bursts)) u_bursts (
       .clk_i, .rst_ni, .clear_i(1'b0),
-      .in_valid_i(aw_fire), .in_ready_o(rec_ready), .in_data_i(burst_end >= end_q),
+      .in_valid_i(aw_fire), .in_ready_o(rec_ready), .in_data_i(a_last),
       .out_valid_o(rec_valid), .out_ready_i(b_fire), .out_data_o(rec_last), .count_o(unused_count));
   reg bad_q;                 // an earlier response of the oldest span was not OKAY
   reg rsp_q, rsp_err_q;      // a span's answer waits on the rsp stream
@@ -115,76 +161,42 @@ module tpu_axi_write #(
     end
   end
 
-  always @(*) begin
-    state_d = state_q;
-    start_d = start_q;
-    end_d   = end_q;
-    cur_d   = cur_q;
-    beat_d  = beat_q;
-    data_d  = data_q;
-    case (state_q)
-      StIdle: if (cmd_valid_i) begin
-        start_d = {1'b0, cmd_addr_i};
-        cur_d   = {1'b0, cmd_addr_i};
-        end_d   = {1'b0, cmd_addr_i} + {{(33-LenBits){1'b0}}, cmd_len_i};
-        data_d  = cmd_data_i;
-        state_d = StAddr;
-      end
-      StAddr: begin
-        beat_d = base;
-        if (aw_fire) state_d = StData;
-      end
-      StData: if (w_fire) begin
-        beat_d = beat_end;
-        if (last_beat) begin
-          cur_d   = burst_end;
-          state_d = (burst_end >= end_q) ? StIdle : StAddr;
-        end
-      end
-      default: state_d = StIdle;
-    endcase
-  end
-
-  always @(posedge clk_i) begin
-    if (!rst_ni) state_q <= StIdle;
-    else state_q <= state_d;
-  end
-
-  always @(posedge clk_i) begin
-    start_q <= start_d;
-    end_q   <= end_d;
-    cur_q   <= cur_d;
-    beat_q  <= beat_d;
-    data_q  <= data_d;
-  end
-
-  assign cmd_ready_o     = state_q == StIdle;
+  assign cmd_ready_o     = wr_q - w_q != Spans[RingBits:0];
   // awvalid never drops before its handshake: only a handshake fills the burst FIFO.
-  assign m_axi_awvalid_o = state_q == StAddr && rec_ready;
+  assign m_axi_awvalid_o = aw_q != wr_q && rec_ready;
   assign m_axi_awaddr_o  = base[31:0];
   assign m_axi_awlen_o   = beats[7:0] - 8'd1;
   assign m_axi_awsize_o  = Size;
   assign m_axi_awburst_o = 2'b01;  // INCR
-  assign m_axi_wvalid_o  = state_q == StData;
-  assign m_axi_wdata_o   = wdata;
+  assign m_axi_wvalid_o  = w_q != aw_q;
+  assign m_axi_wdata_o   = moved[DataBits-1:0];
   assign m_axi_wstrb_o   = wstrb;
-  assign m_axi_wlast_o   = last_beat;
-  // A span's last response waits while the previous span's answer is still unread.
-  assign m_axi_bready_o  = rec_valid && !(rec_last && rsp_q);
+  assign m_axi_wlast_o   = burst_last;
+  // A span's last response waits while the previous span's answer is still unread (it
+  // may be read in the same cycle).
+  assign m_axi_bready_o  = rec_valid && !(rec_last && rsp_q && !rsp_ready_i);
   assign rsp_valid_o     = rsp_q;
   assign rsp_error_o     = rsp_err_q;
 
-  wire unused_bits = ^{beats[8], shift[32:ShBits], moved[PadBytes*8-1:DataBits]};
+  wire unused_bits = ^{base[32], beats[8], shift[32:ShBits], moved[PadBytes*8-1:DataBits]};
 
 `ifdef FORMAL
   // Proven by `make formal`: the address and data channels and the response stream
-  // hold while stalled.
+  // hold while stalled; the walkers keep their order in the ring.
   reg f_past_valid = 1'b0;
   always @(posedge clk_i) f_past_valid <= 1'b1;
   always @(*) if (!f_past_valid) assume (!rst_ni);
   reg f_was_running = 1'b0;  // out of reset in the previous cycle too
   always @(posedge clk_i) f_was_running <= rst_ni;
   wire f_run = f_past_valid && f_was_running && rst_ni;
+  always @(*) begin
+    if (f_past_valid && rst_ni) begin
+      assert (wr_q - w_q <= Spans[RingBits:0]);
+      assert (aw_q - w_q <= wr_q - w_q);
+      if (w_q == aw_q) assert (!w_mid_q);
+      if (aw_q == wr_q) assert (!aw_mid_q);
+    end
+  end
   always @(posedge clk_i) begin
     if (f_run && $past(m_axi_awvalid_o && !m_axi_awready_i)) begin
       assert (m_axi_awvalid_o);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // DMA-out sequencer: executes `whm` from its queue. For each row: read the unified-
 // buffer row and hand its first len bytes to the write engine (tpu_axi_write) for
-// addr + r*stride; the rows' writes are in flight together, and the instruction retires
-// when every row's response is in. A row answered with a bus error does not stop the
+// addr + r*stride, a row per cycle when the buffer's port B and the bus allow; the
+// rows' writes are in flight together, and the instruction retires when every row's
+// response is in. A row answered with a bus error does not stop the
 // others: the instruction writes all its bytes outside error ranges, then ends with
 // BUS_ERROR (docs/isa.md "Errors"). A whm starts only when the controller no longer
 // holds it (older instructions that may fault have retired).
@@ -51,20 +52,17 @@ module tpu_dma_out #(
   localparam integer UbBits   = $clog2(UbRows);
   localparam integer LenBits  = $clog2(N) + 1;
 
-  localparam [2:0] StIdle = 3'd0, StRead = 3'd1, StData = 3'd2, StCmd = 3'd3, StWait = 3'd4,
-                   StRetire = 3'd5;
+  localparam [1:0] StIdle = 2'd0, StRun = 2'd1, StDrain = 2'd2, StRetire = 2'd3;
 
-  reg  [2:0]          state_q;
+  reg  [1:0]          state_q;
   reg  [127:0]        in_q;
   reg  [31:0]         pc_q;
   reg  [SlotBits-1:0] slot_q;
   reg                 fault_q;
-  reg  [15:0]         row_q;
-  reg  [UbBits-1:0]   ub_q;
-  reg  [31:0]         addr_q;
-  reg  [N*8-1:0]      data_q;
+  reg  [15:0]         left_q;    // rows still to read, minus one
+  reg  [UbBits-1:0]   ub_q;      // the next row to read
+  reg  [31:0]         addr_q;    // and its device address
 
-  wire [15:0] rows_m1 = in_q[TPU_WHM_ROWS_LSB +: 16];
   wire [15:0] stride  = in_q[TPU_WHM_STRIDE_LSB +: 16];
   wire [6:0]  len     = {1'b0, in_q[TPU_WHM_LEN_LSB +: 6]} + 7'd1;   // <= N (decode)
 
@@ -75,16 +73,32 @@ module tpu_dma_out #(
   reg  [16:0] pend_q;                          // rows written, response not yet in
   wire [16:0] pend_next = pend_q + {16'd0, cmd_fire} - {16'd0, rsp};
 
+  // Rows read from the unified buffer wait here for the write engine: a row's data
+  // arrives the cycle after its read, and a read is only made when its row will have a
+  // slot, so the engine can take a row every cycle.
+  reg                 rd_q;        // a read was granted last cycle: its data is here now
+  reg  [31:0]         rd_addr_q;
+  wire                row_valid, row_room;
+  wire [1:0]          row_count;
+  wire [31+N*8:0]     row;
+  tpu_fifo #(.Width(32 + N * 8), .Depth(2)) u_rows (
+      .clk_i, .rst_ni, .clear_i(1'b0),
+      .in_valid_i(rd_q), .in_ready_o(row_room), .in_data_i({rd_addr_q, ubr_data_i}),
+      .out_valid_o(row_valid), .out_ready_i(cmd_ready_i), .out_data_o(row), .count_o(row_count));
+  wire room  = {1'b0, row_count} + {2'd0, rd_q} - {2'd0, cmd_fire} < 3'd2;
+  wire read  = ubr_valid_o && ubr_grant_i;
+  wire empty = !rd_q && !row_valid;
+
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       state_q <= StIdle;
+      rd_q    <= 1'b0;
     end else begin
+      rd_q <= read;
       case (state_q)
-        StIdle:   if (take) state_q <= younger ? StRetire : StRead;
-        StRead:   if (ubr_grant_i) state_q <= StData;
-        StData:   state_q <= StCmd;
-        StCmd:    if (cmd_ready_i) state_q <= row_q == rows_m1 ? StWait : StRead;
-        StWait:   if (pend_next == 17'd0) state_q <= StRetire;
+        StIdle:   if (take) state_q <= younger ? StRetire : StRun;
+        StRun:    if (read && left_q == 16'd0) state_q <= StDrain;
+        StDrain:  if (empty && pend_next == 17'd0) state_q <= StRetire;
         StRetire: state_q <= StIdle;
         default:  state_q <= StIdle;
       endcase
@@ -102,16 +116,16 @@ module tpu_dma_out #(
       pc_q    <= q_pc_i;
       slot_q  <= q_slot_i;
       fault_q <= 1'b0;
-      row_q   <= 16'd0;
+      left_q  <= q_instr_i[TPU_WHM_ROWS_LSB +: 16];
       ub_q    <= q_instr_i[TPU_WHM_UB_LSB +: UbBits];   // decode checked the range
       addr_q  <= q_instr_i[TPU_WHM_ADDR_LSB +: 32];
     end
-    if (state_q == StData) data_q <= ubr_data_i;
     if (rsp && rsp_error_i) fault_q <= 1'b1;
-    if (cmd_fire) begin
-      row_q   <= row_q + 16'd1;
-      ub_q    <= ub_q + 1'b1;
-      addr_q  <= addr_q + {16'd0, stride};
+    if (read) begin
+      left_q    <= left_q - 16'd1;
+      ub_q      <= ub_q + 1'b1;
+      addr_q    <= addr_q + {16'd0, stride};
+      rd_addr_q <= addr_q;
     end
   end
 
@@ -121,19 +135,19 @@ module tpu_dma_out #(
 
   assign q_ready_o     = state_q == StIdle && !hold_i;
   assign busy_o        = state_q != StIdle;
-  assign ubr_valid_o   = state_q == StRead;
+  assign ubr_valid_o   = state_q == StRun && room;
   assign ubr_addr_o    = ub_q;
-  assign cmd_valid_o   = state_q == StCmd;
-  assign cmd_addr_o    = addr_q;
+  assign cmd_valid_o   = row_valid;
+  assign cmd_addr_o    = row[N*8 +: 32];
   assign cmd_len_o     = len[LenBits-1:0];
-  assign cmd_data_o    = data_q;
+  assign cmd_data_o    = row[N*8-1:0];
   assign rsp_ready_o   = 1'b1;
   assign retire_o      = retire_mask;
   assign fault_o       = state_q == StRetire && fault_q;
   assign fault_pc_o    = pc_q;
   assign write_bytes_o = rsp && !rsp_error_i ? len : 7'd0;
 
-  wire unused = ^{in_q, len};  // the fields used are taken apart above
+  wire unused = ^{in_q, len, row_room};  // fields taken apart above; a read has a slot
 endmodule
 
 `default_nettype wire

@@ -20,7 +20,7 @@ tasks=(
   "scoreboard_s3_a4|tpu_scoreboard|Slots 3 AddrBits 4|4|2"
   "fifo_w4_d4|tpu_fifo|Width 4 Depth 4|10|6"
   "axi_read_w32|tpu_axi_read|DataBits 32 MaxBeats 4|10|4"
-  "axi_write_w32|tpu_axi_write|DataBits 32 SpanBytes 8|10|4"
+  "axi_write_w32|tpu_axi_write|DataBits 32 SpanBytes 8 Spans 2 Bursts 2|10|4"
   "csr|tpu_csr|ArraySize 4 WfifoDepth 2 DmaWidth 32 UbRows 64 AccRows 64 DramBytes 4096 Counters 2|8|4"
 )
 
