@@ -5,8 +5,9 @@
 // zero-filled row buffer at segment offset s*seglen, then the row goes to a write
 // register that writes it to the unified buffer while the next row's beats arrive
 // (a row of one beat per cycle). rw: one span per memory row; bytes land in a zero-filled N x N tile
-// buffer as rows (rw) or as columns (rw transpose), then the tile's N rows go into
-// the weight FIFO.
+// buffer as rows (rw) or as columns (rw transpose). The tile's rows go into the weight
+// FIFO: without transpose each as soon as its memory row is in (while the next rows
+// arrive), with transpose all N after the last memory row.
 //
 // Two stages, so that memory latency and tile pushes overlap the next instruction: the
 // requester takes an instruction from the queue and asks for its spans as fast as the
@@ -161,7 +162,9 @@ module tpu_dma_in #(
                             : (rq_seg_q == rq_segs_m1 && rq_row_q == rq_rows_m1);
   wire rq_stop   = (last_beat && beat_error_i) || (take && younger);   // drain from here on
   wire row_end   = last_beat && !is_rw && rhm_last_seg && !beat_error_i;  // the row goes to the write register
-  wire push_fire = state_q == StPush && wf_ready_i;
+  // Without transpose, tile row k is complete once memory row k is in.
+  wire early_push = state_q == StData && is_rw && !transpose && {{(16-PosBits){1'b0}}, push_q} < row_q;
+  wire push_fire = (state_q == StPush || early_push) && wf_ready_i;
 
   wire rw_last_row  = row_q[6:0] == mem_rows - 7'd1;
 
@@ -304,7 +307,7 @@ module tpu_dma_in #(
   assign ubw_valid_o = wb_q;
   assign ubw_addr_o  = wb_addr_q;
   assign ubw_data_o  = wb_data_q;
-  assign wf_valid_o  = state_q == StPush;
+  assign wf_valid_o  = state_q == StPush || early_push;
   assign wf_data_o   = tile_q[8*N*push_q[PosBits-2:0] +: 8*N];
 
   wire [Slots-1:0] retire_mask;
