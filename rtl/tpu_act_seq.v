@@ -2,7 +2,10 @@
 // Activation sequencer: executes `act` from its queue.
 //
 // First the 9-row parameter block is read from the unified buffer into the activation
-// unit's register file (a shift above 63 ends the instruction with ACT_PARAM). Then
+// unit's register file (a shift above 63 ends the instruction with ACT_PARAM) — unless
+// the register file already holds that block: the sequencer remembers which block it
+// loaded and forgets it when any unified-buffer write touches those rows, so an `act`
+// with the same parameters as an earlier one starts streaming at once. Then
 // the accumulator rows stream one per cycle, for each output row its planes
 // acc + g*rows + r (g = 0..pool-1) marked first/last — one per cycle, or as fast as a
 // serial activation unit takes them (act_accept_i); every output row the unit
@@ -47,6 +50,9 @@ module tpu_act_seq #(
     // result rows to the unified buffer (data: the activation unit's output)
     output wire                   ubw_valid_o,
     output wire [UbBits-1:0]      ubw_addr_o,
+    // every unified-buffer write, from any unit (invalidates the loaded parameters)
+    input  wire                   ub_we_i,
+    input  wire [UbBits-1:0]      ub_wa_i,
     // completion
     output wire [Slots-1:0]       retire_o,
     output wire                   fault_o,
@@ -82,6 +88,14 @@ module tpu_act_seq #(
   wire [3:0]         pool_m1 = in_q[TPU_ACT_POOL_LSB +: 4];
   wire [AccBits-1:0] rows_a  = rows_m1[AccBits-1:0] + 1'b1;      // plane distance
 
+  // The parameter block in the register file: loaded, checked, and not written since.
+  reg                loaded_q;
+  reg  [UbBits-1:0]  loaded_at_q;
+  wire [UbBits-1:0]  q_params  = q_instr_i[TPU_ACT_PARAMS_LSB +: UbBits];
+  wire [UbBits-1:0]  off_old   = ub_wa_i - loaded_at_q;   // wraps above any block for rows below it
+  wire [UbBits-1:0]  off_new   = ub_wa_i - params;
+  wire               loaded_hit = loaded_q && q_params == loaded_at_q;
+
   wire take      = state_q == StIdle && q_valid_i;
   wire younger   = err_valid_i && q_pc_i > err_pc_i;
   wire p_grant   = state_q == StParams && prd_q != 4'd9 && ubr_grant_i;
@@ -98,7 +112,7 @@ module tpu_act_seq #(
       pwe_q      <= p_grant;
       in_valid_q <= streaming;
       case (state_q)
-        StIdle:   if (take) state_q <= younger ? StRetire : StParams;
+        StIdle:   if (take) state_q <= younger ? StRetire : loaded_hit ? StCheck : StParams;
         StParams: if (pwe_q && pwr_q == 4'd8) state_q <= StCheck;
         StCheck:  state_q <= shift_error_i ? StRetire : StStream;
         StStream: if (streaming && last_plane && last_row) state_q <= StDrain;
@@ -106,6 +120,19 @@ module tpu_act_seq #(
         StRetire: state_q <= StIdle;
         default:  state_q <= StIdle;
       endcase
+    end
+  end
+
+  // In StCheck the register file holds the instruction's block, whether loaded now or
+  // before; a write to those rows in that same cycle comes after the load.
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      loaded_q <= 1'b0;
+    end else if (state_q == StCheck) begin
+      loaded_q    <= !shift_error_i && !(ub_we_i && off_new < 9);
+      loaded_at_q <= params;
+    end else if (ub_we_i && off_old < 9) begin
+      loaded_q <= 1'b0;
     end
   end
 

@@ -20,7 +20,7 @@ module tpu_core #(
     parameter integer Slots      = 8,    // instructions in flight (scoreboard slots)
     parameter integer QueueDepth = 4,    // per-unit instruction queue
     parameter integer MaxBeats   = 16,   // longest AXI burst
-    parameter integer ReadBursts = 16,   // AXI read bursts in flight
+    parameter integer ReadBursts = 32,   // AXI read bursts in flight (one-beat rows: covers the memory latency)
     parameter integer SerialAct  = 0,    // 1: one requantization lane serves all N (small FPGAs)
     parameter integer WedgeWfifo = 0     // test only: 1 blocks the weight FIFO's input
 ) (
@@ -227,12 +227,13 @@ module tpu_core #(
   // ---- memories ---------------------------------------------------------------------------
   wire                ubr_act, ubr_out, ubr_mmc;
   wire [UbBits-1:0]   ubr_addr_act, ubr_addr_out, ubr_addr_mmc;
-  // Read port A: activation parameters before matrix rows; port B: DMA-out rows,
-  // served whenever they are in the other bank than port A's row.
+  // Read port A: matrix rows, every cycle; port B: activation parameters before DMA-out
+  // rows, served whenever they are in the other bank than port A's row (so loading an
+  // act's parameters never stalls the array).
   wire                ub_b_ok;
-  wire                grant_act = ubr_act;
-  wire                grant_mmc = ubr_mmc && !ubr_act;
-  wire                grant_out = ubr_out && ub_b_ok;
+  wire                grant_act = ubr_act && ub_b_ok;
+  wire                grant_mmc = ubr_mmc;
+  wire                grant_out = ubr_out && !ubr_act && ub_b_ok;
   wire [N*8-1:0]      ub_rd_data, ub_out_data;
   wire                ubw_act, ubw_in;
   wire [UbBits-1:0]   ubw_addr_act, ubw_addr_in;
@@ -243,9 +244,9 @@ module tpu_core #(
   wire [N*8-1:0]      ub_wd = scrub ? {N*8{1'b0}} : ubw_act ? act_out : ubw_data_in;
   tpu_unified_buffer #(.ArraySize(N), .Rows(UbRows)) u_ub (
       .clk_i,
-      .a_en_i(ubr_act || ubr_mmc), .a_addr_i(ubr_act ? ubr_addr_act : ubr_addr_mmc),
-      .a_data_o(ub_rd_data),
-      .b_en_i(ubr_out), .b_addr_i(ubr_addr_out), .b_ok_o(ub_b_ok), .b_data_o(ub_out_data),
+      .a_en_i(ubr_mmc), .a_addr_i(ubr_addr_mmc), .a_data_o(ub_rd_data),
+      .b_en_i(ubr_act || ubr_out), .b_addr_i(ubr_act ? ubr_addr_act : ubr_addr_out), .b_ok_o(ub_b_ok),
+      .b_data_o(ub_out_data),
       .wr_en_i(ub_we && (!scrub || {1'b0, scrub_addr} < UbRows[ScrubBits:0])),
       .wr_addr_i(ub_wa), .wr_data_i(ub_wd));
 
@@ -295,7 +296,7 @@ module tpu_core #(
   wire [7:0] zp;
   tpu_activation #(.ArraySize(N), .Serial(SerialAct)) u_activation (
       .clk_i, .rst_ni(rst_n),
-      .param_we_i(param_we), .param_row_i(param_row), .param_data_i(ub_rd_data),
+      .param_we_i(param_we), .param_row_i(param_row), .param_data_i(ub_out_data),
       .shift_error_o(shift_error), .zp_i(zp), .relu_i(relu),
       .in_valid_i(act_in_valid), .in_first_i(act_first), .in_last_i(act_last),
       .in_data_i(acc_rd_data), .accept_next_o(act_accept), .out_valid_o(act_out_valid),
@@ -341,7 +342,7 @@ module tpu_core #(
       .zp_o(zp), .relu_o(relu), .in_valid_o(act_in_valid), .in_first_o(act_first),
       .in_last_o(act_last), .act_accept_i(act_accept), .out_valid_i(act_out_valid),
       .acc_rd_o(acc_rd), .acc_addr_o(acc_ra),
-      .ubw_valid_o(ubw_act), .ubw_addr_o(ubw_addr_act),
+      .ubw_valid_o(ubw_act), .ubw_addr_o(ubw_addr_act), .ub_we_i(ub_we), .ub_wa_i(ub_wa),
       .retire_o(retire_act), .fault_o(fault_act), .fault_pc_o(fault_pc_act));
 
   wire                wr_cmd_valid, wr_cmd_ready, wr_rsp_valid, wr_rsp_ready, wr_rsp_error;

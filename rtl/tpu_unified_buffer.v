@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The unified buffer: Rows rows of N int8 lanes in two banks (even and odd rows), each
 // a one-read, one-write memory with a synchronous read (one cycle), so each bank maps
-// onto FPGA block RAM. Two read ports: A (matrix unit, activation parameters) always
-// gets its row; B (DMA-out) gets its row in the same cycle when it is in the other
-// bank (b_ok_o), which it is at least every other cycle while A streams consecutive
-// rows. Read data is valid the cycle after the read. One write per cycle; a read of
+// onto FPGA block RAM. Two read ports: A (matrix unit) always gets its row; B
+// (activation parameters, DMA-out) gets its row in the same cycle when it is in the
+// other bank (b_ok_o), which it is at least every other cycle while A streams
+// consecutive rows. Read data is valid the cycle after the read. One write per cycle; a read of
 // the row being written in the same cycle returns the old contents (read-first).
 `default_nettype none
 
