@@ -9,15 +9,57 @@
 
 namespace tessera::compiler {
 
+namespace {
+
+// The program body in issue order. Each weight tile is loaded by its own `rw`, placed
+// as late as the weight FIFO allows: every tile up to wfifo_depth - 1 ahead of the
+// multiply that switches to it (the FIFO never holds more than its depth).
+class GemmBody {
+ public:
+  void line(const std::string& s) { body_.push_back({s, -1}); }
+  int tile(const std::string& rw) {
+    tiles_.push_back(rw);
+    return int(tiles_.size()) - 1;
+  }
+  void mmc(const std::string& s, int switch_to = -1) { body_.push_back({s, switch_to}); }
+  // Loads the weight tiles up to this one now (so the DMA brings them before what follows).
+  void load_now(int tile) { body_.push_back({"", -2 - tile}); }
+
+  std::string text(unsigned depth) const {
+    std::ostringstream s;
+    size_t next = 0;
+    auto load_upto = [&](int last) {
+      while (next < tiles_.size() && int(next) <= last) s << "  " << tiles_[next++] << "\n";
+    };
+    for (const auto& [line, tile] : body_) {
+      if (tile <= -2) {
+        load_upto(-2 - tile);
+        continue;
+      }
+      if (tile >= 0) load_upto(tile + int(depth) - 1);
+      s << "  " << line << "\n";
+    }
+    return s.str();
+  }
+
+ private:
+  std::vector<std::pair<std::string, int>> body_;  // line, weight tile it switches to
+  std::vector<std::string> tiles_;
+};
+
+std::string num(long v) { return std::to_string(v); }
+
+}  // namespace
+
 GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multiplier, int shift) {
   const int T = int(cfg.array_size), kt_count = (k + T - 1) / T, nt_count = (n + T - 1) / T;
   if (m < 1 || k < 1 || n < 1) throw CompileError("GEMM dimensions must be positive");
   if (k > 65535 || n > 65535) throw CompileError("GEMM row strides above 65535 bytes");
   const int params = 9 * nt_count;
   // UB: params | A chunk as K tiles (twice, when double-buffered) | C chunk as column
-  // tiles. Accumulators: 2 regions. Double-buffered A lets the next chunk's rows load
-  // while this chunk multiplies; it is used when there are several chunks and each is
-  // still long enough (4 N rows) to amortize a weight tile's load.
+  // tiles. Double-buffered A lets the next chunk's rows load while this chunk
+  // multiplies; it is used when there are several chunks and each is still long enough
+  // (4 N rows) to amortize a weight tile's load.
   const int ub_free = int(cfg.ub_rows) - params;
   const int cap = std::min({m, 1024, int(cfg.acc_rows) / 2});
   const int single = std::min(cap, ub_free / (kt_count + nt_count));
@@ -29,66 +71,123 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
   // Equal chunks: a short last chunk would load every weight tile for a few rows only.
   const int chunks = (m + chunk - 1) / chunk;
   chunk = (m + chunks - 1) / chunks;
+  // Column tiles go in groups whose accumulators fit half the accumulator rows; the
+  // groups alternate halves, so one group's last act overlaps the next group's
+  // multiplies.
+  const int group = std::max(1, std::min(nt_count, int(cfg.acc_rows) / (2 * chunk)));
+  const int groups = (nt_count + group - 1) / group;
   const int ub_a0 = params, ub_c = ub_a0 + (dbuf ? 2 : 1) * kt_count * chunk;
   auto ub_a = [&](int c) { return ub_a0 + (dbuf && c % 2 ? kt_count * chunk : 0); };
-  std::vector<std::pair<std::string, int>> body;  // line, weight tile it switches to (-1: none)
-  std::vector<std::string> tiles;
-  auto emit = [&](const std::string& s, int tile = -1) { body.push_back({s, tile}); };
-  auto load_a = [&](int c, int kt) {  // rows of chunk c, K tile kt, into its A buffer
-    const int m0 = c * chunk, rows = std::min(chunk, m - m0);
-    emit("rhm ub=" + std::to_string(ub_a(c) + kt * chunk) + ", rows=" + std::to_string(rows) + ", addr=a+" +
-         std::to_string(long(m0) * k + kt * T) + ", stride=" + std::to_string(k) +
-         ", seglen=" + std::to_string(std::min(T, k - kt * T)));
+
+  GemmBody body;
+  auto load_a = [&](int c, int kt, int r0, int rows) {  // rows [r0, r0 + rows) of chunk c, K tile kt
+    const long m0 = long(c) * chunk + r0;
+    body.line("rhm ub=" + num(ub_a(c) + kt * chunk + r0) + ", rows=" + num(rows) + ", addr=a+" +
+              num(m0 * k + kt * T) + ", stride=" + num(k) + ", seglen=" + num(std::min(T, k - kt * T)));
   };
-  emit("rhm ub=0, rows=" + std::to_string(params) + ", addr=params, stride=" + std::to_string(T));
-  std::vector<bool> first_loaded(kt_count, false);  // the first chunk's K tiles go just before their multiply
+  auto weight = [&](int kt, int nt) {
+    return body.tile("rw addr=b+" + num(long(kt) * T * n + nt * T) + ", stride=" + num(n) +
+                     ", k=" + num(std::min(T, k - kt * T)) + ", n=" + num(std::min(T, n - nt * T)));
+  };
+  auto mmc_line = [&](int c, int kt, int r0, int rows, int acc, bool sw) {
+    return "mmc ub=" + num(ub_a(c) + kt * chunk + r0) + ", rows=" + num(rows) + ", acc=" + num(acc + r0) +
+           (sw ? ", switch" : "") + (kt ? ", accumulate" : "");
+  };
+  auto mmc = [&](int c, int kt, int r0, int rows, int acc, bool sw, int tile) {
+    body.mmc(mmc_line(c, kt, r0, rows, acc, sw), sw ? tile : -1);
+  };
+  // A column tile's act and whm go after the next tile's multiplies: the array then has
+  // queued work while the whm, which issue holds until the act has written its rows,
+  // waits.
+  // The parameter blocks load once the first A tiles are on their way, before the
+  // first act.
+  std::vector<std::string> pending;
+  bool params_loaded = false;
+  auto load_params = [&] {
+    if (!params_loaded) body.line("rhm ub=0, rows=" + num(params) + ", addr=params, stride=" + num(T));
+    params_loaded = true;
+  };
+  auto flush = [&] {
+    if (!pending.empty()) load_params();
+    for (const auto& s : pending) body.line(s);
+    pending.clear();
+  };
+  auto finish = [&](int c, int nt, int acc, int r0, int rows) {  // act and whm of rows [r0, r0 + rows)
+    const long m0 = long(c) * chunk + r0;
+    const int ub = ub_c + nt * chunk + r0;
+    pending.push_back("act acc=" + num(acc + r0) + ", ub=" + num(ub) + ", rows=" + num(rows) + ", params=" + num(9 * nt));
+    pending.push_back("whm ub=" + num(ub) + ", rows=" + num(rows) + ", addr=c+" + num(m0 * n + nt * T) +
+                      ", stride=" + num(n) + ", len=" + num(std::min(T, n - nt * T)));
+  };
+
+  // The first multiply starts on the first N rows of A: its weight tile and those rows
+  // load first, the rest of the tile's rows follow piece by piece.
+  const int first_rows = std::min(m, chunk);
+  const int lead = first_rows >= 4 * T ? T : first_rows;
+  int seq = 0;  // groups so far: their accumulator half
   for (int c = 0; c < chunks; ++c) {
-    const int m0 = c * chunk, rows = std::min(chunk, m - m0);
+    const int rows = std::min(chunk, m - c * chunk);
     const bool ahead = dbuf && c + 1 < chunks;  // the next chunk loads during this one
     if (!dbuf && c > 0)
-      for (int kt = 0; kt < kt_count; ++kt) load_a(c, kt);
-    // A column tile's act and whm go after the next tile's multiplies: the array then
-    // has queued work while the whm, which issue holds until the act has written its
-    // rows, waits.
-    std::vector<std::string> pending;
-    auto flush = [&] {
-      for (const auto& line : pending) emit(line);
-      pending.clear();
+      for (int kt = 0; kt < kt_count; ++kt) load_a(c, kt, 0, rows);
+    int next_load = 0;  // the next chunk's K tiles, one after each column tile
+    auto load_ahead = [&] {
+      if (ahead && next_load < kt_count) load_a(c + 1, next_load++, 0, std::min(chunk, m - (c + 1) * chunk));
     };
-    for (int nt = 0; nt < nt_count; ++nt) {
-      const int acc = (nt % 2) * chunk;
-      for (int kt = 0; kt < kt_count; ++kt) {
-        if (c == 0 && !first_loaded[kt]) load_a(0, kt), first_loaded[kt] = true;
-        tiles.push_back("rw addr=b+" + std::to_string(long(kt) * T * n + nt * T) + ", stride=" + std::to_string(n) +
-                        ", k=" + std::to_string(std::min(T, k - kt * T)) + ", n=" + std::to_string(std::min(T, n - nt * T)));
-        emit("mmc ub=" + std::to_string(ub_a(c) + kt * chunk) + ", rows=" + std::to_string(rows) + ", acc=" +
-                 std::to_string(acc) + ", switch" + (kt ? ", accumulate" : ""),
-             int(tiles.size()) - 1);
-        if (kt == kt_count - 1) {
+    for (int g = 0; g < groups; ++g, ++seq) {
+      const int nt0 = g * group, nt1 = std::min(nt_count, nt0 + group);
+      auto acc_of = [&](int nt) { return ((seq % 2) * group + nt - nt0) * chunk; };
+      // Wave 0: K tile 0 of every column tile of the group, one A tile for all.
+      for (int nt = nt0; nt < nt1; ++nt) {
+        const int w = weight(0, nt);
+        if (c == 0 && g == 0 && nt == nt0) {
+          // Only the first weight tile goes before these rows; the next ones after them.
+          // All the loads before the multiplies: issue holds a multiply until its rows
+          // are in, and would hold the next load behind it.
+          body.load_now(w);
+          for (int r0 = 0; r0 < rows; r0 += lead) load_a(0, 0, r0, std::min(lead, rows - r0));
+          body.load_now(w + int(cfg.wfifo_depth) - 1);
+          for (int r0 = 0; r0 < rows; r0 += lead)
+            body.mmc(mmc_line(0, 0, r0, std::min(lead, rows - r0), acc_of(nt), r0 == 0));
+        } else {
+          mmc(c, 0, 0, rows, acc_of(nt), true, w);
+        }
+        if (kt_count == 1) {
           flush();
-          if (ahead && nt < kt_count) load_a(c + 1, nt);  // one K tile of the next chunk per column tile
+          load_ahead();
+          finish(c, nt, acc_of(nt), 0, rows);
         }
       }
-      pending.push_back("act acc=" + std::to_string(acc) + ", ub=" + std::to_string(ub_c + nt * chunk) + ", rows=" +
-                        std::to_string(rows) + ", params=" + std::to_string(9 * nt));
-      pending.push_back("whm ub=" + std::to_string(ub_c + nt * chunk) + ", rows=" + std::to_string(rows) +
-                        ", addr=c+" + std::to_string(long(m0) * n + nt * T) + ", stride=" + std::to_string(n) +
-                        ", len=" + std::to_string(std::min(T, n - nt * T)));
+      if (c == 0 && g == 0) {
+        for (int kt = 1; kt < kt_count; ++kt) load_a(0, kt, 0, rows);
+        load_params();
+      }
+      if (kt_count == 1) continue;
+      // Then each column tile's other K tiles in turn. The program's last column tile
+      // goes in two row halves (its weights reloaded for the second), so that only the
+      // second half's act and whm remain after the last multiply. (More, shorter pieces
+      // lose more than they gain: issue holds each piece's whm until its act is done.)
+      for (int nt = nt0; nt < nt1; ++nt) {
+        const bool last = c + 1 == chunks && nt + 1 == nt_count;
+        const int pieces = last && kt_count >= 3 && rows >= 2 * T ? 2 : 1;
+        for (int p = 0; p < pieces; ++p) {
+          const int r0 = rows * p / pieces, r1 = rows * (p + 1) / pieces;
+          for (int kt = 1; kt < kt_count; ++kt) mmc(c, kt, r0, r1 - r0, acc_of(nt), true, weight(kt, nt));
+          flush();
+          if (p == 0) load_ahead();
+          finish(c, nt, acc_of(nt), r0, r1 - r0);
+        }
+      }
     }
     flush();
-    if (ahead)
-      for (int kt = nt_count; kt < kt_count; ++kt) load_a(c + 1, kt);
+    while (ahead && next_load < kt_count) load_ahead();
   }
-  emit("halt");
+  flush();
+  body.line("halt");
 
   std::ostringstream s;
-  s << "; GEMM " << m << "x" << k << "x" << n << " for " << cfg.summary() << " (tpu-bench)\n.text\n";
-  size_t next_rw = 0;
-  for (const auto& [line, tile] : body) {
-    if (tile >= 0)
-      while (next_rw < tiles.size() && int(next_rw) <= tile + int(cfg.wfifo_depth) - 1) s << "  " << tiles[next_rw++] << "\n";
-    s << "  " << line << "\n";
-  }
+  s << "; GEMM " << m << "x" << k << "x" << n << " for " << cfg.summary() << " (tpu-bench)\n.text\n"
+    << body.text(cfg.wfifo_depth);
   s << ".data\n  .align 64\na:\n  .space " << long(m) * k << "\n  .align 64\nb:\n  .space " << long(k) * n
     << "\n  .align 64\nc:\n  .space " << long(m) * n << "\n  .align 64\nparams:\n";
   for (int nt = 0; nt < nt_count; ++nt) {
