@@ -3,8 +3,10 @@
 // C[M][N] = requant(A[M][K] * B[K][N]), all row-major int8 at symbols a, b and c, with
 // one activation parameter block per column tile of C at symbol `params`. M is
 // processed in chunks that fit the unified buffer and the accumulators; within a
-// chunk every column tile accumulates its K tiles, weight loads run up to the
-// weight-FIFO depth ahead, and accumulator regions alternate between column tiles.
+// chunk, column tiles go in groups that fit half the accumulators (the halves
+// alternate): K tile 0 of every column tile of the group, then each column tile's
+// other K tiles in turn, so that one A tile starts them all and column tiles finish
+// one by one. Weight loads run up to the weight-FIFO depth ahead.
 #pragma once
 
 #include <cstdint>
