@@ -12,38 +12,39 @@ namespace tessera::compiler {
 namespace {
 
 // The program body in issue order. Each weight tile is loaded by its own `rw`, placed
-// as late as the weight FIFO allows: every tile up to wfifo_depth - 1 ahead of the
-// multiply that switches to it (the FIFO never holds more than its depth).
+// as late as the weight FIFO allows: every tile up to depth - 1 ahead of the multiply
+// that switches to it (the FIFO never holds more than its depth).
 class GemmBody {
  public:
+  explicit GemmBody(int depth) : depth_(depth) {}
   void line(const std::string& s) { body_.push_back({s, -1}); }
   int tile(const std::string& rw) {
     tiles_.push_back(rw);
     return int(tiles_.size()) - 1;
   }
-  void mmc(const std::string& s, int switch_to = -1) { body_.push_back({s, switch_to}); }
+  void mmc(const std::string& s, int switch_to = -1) {
+    body_.push_back({s, switch_to < 0 ? -1 : switch_to + depth_ - 1});
+  }
   // Loads the weight tiles up to this one now (so the DMA brings them before what follows).
-  void load_now(int tile) { body_.push_back({"", -2 - tile}); }
+  void load_now(int tile) { body_.push_back({"", tile}); }
 
-  std::string text(unsigned depth) const {
+  std::string text() const {
     std::ostringstream s;
     size_t next = 0;
-    auto load_upto = [&](int last) {
-      while (next < tiles_.size() && int(next) <= last) s << "  " << tiles_[next++] << "\n";
-    };
-    for (const auto& [line, tile] : body_) {
-      if (tile <= -2) {
-        load_upto(-2 - tile);
-        continue;
-      }
-      if (tile >= 0) load_upto(tile + int(depth) - 1);
-      s << "  " << line << "\n";
+    for (const Entry& e : body_) {
+      while (next < tiles_.size() && int(next) <= e.load_through) s << "  " << tiles_[next++] << "\n";
+      if (!e.line.empty()) s << "  " << e.line << "\n";
     }
     return s.str();
   }
 
  private:
-  std::vector<std::pair<std::string, int>> body_;  // line, weight tile it switches to
+  struct Entry {
+    std::string line;      // empty: only loads
+    int load_through = -1; // the weight tiles up to this one go before the line
+  };
+  int depth_;
+  std::vector<Entry> body_;
   std::vector<std::string> tiles_;
 };
 
@@ -79,7 +80,7 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
   const int ub_a0 = params, ub_c = ub_a0 + (dbuf ? 2 : 1) * kt_count * chunk;
   auto ub_a = [&](int c) { return ub_a0 + (dbuf && c % 2 ? kt_count * chunk : 0); };
 
-  GemmBody body;
+  GemmBody body(int(cfg.wfifo_depth));
   auto load_a = [&](int c, int kt, int r0, int rows) {  // rows [r0, r0 + rows) of chunk c, K tile kt
     const long m0 = long(c) * chunk + r0;
     body.line("rhm ub=" + num(ub_a(c) + kt * chunk + r0) + ", rows=" + num(rows) + ", addr=a+" +
@@ -96,17 +97,17 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
   auto mmc = [&](int c, int kt, int r0, int rows, int acc, bool sw, int tile) {
     body.mmc(mmc_line(c, kt, r0, rows, acc, sw), sw ? tile : -1);
   };
-  // A column tile's act and whm go after the next tile's multiplies: the array then has
-  // queued work while the whm, which issue holds until the act has written its rows,
-  // waits.
   // The parameter blocks load once the first A tiles are on their way, before the
   // first act.
-  std::vector<std::string> pending;
   bool params_loaded = false;
   auto load_params = [&] {
     if (!params_loaded) body.line("rhm ub=0, rows=" + num(params) + ", addr=params, stride=" + num(T));
     params_loaded = true;
   };
+  // A column tile's act and whm go after the next tile's multiplies: the array then has
+  // queued work while the whm, which issue holds until the act has written its rows,
+  // waits.
+  std::vector<std::string> pending;
   auto flush = [&] {
     if (!pending.empty()) load_params();
     for (const auto& s : pending) body.line(s);
@@ -182,12 +183,11 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
     flush();
     while (ahead && next_load < kt_count) load_ahead();
   }
-  flush();
   body.line("halt");
 
   std::ostringstream s;
   s << "; GEMM " << m << "x" << k << "x" << n << " for " << cfg.summary() << " (tpu-bench)\n.text\n"
-    << body.text(cfg.wfifo_depth);
+    << body.text();
   s << ".data\n  .align 64\na:\n  .space " << long(m) * k << "\n  .align 64\nb:\n  .space " << long(k) * n
     << "\n  .align 64\nc:\n  .space " << long(m) * n << "\n  .align 64\nparams:\n";
   for (int nt = 0; nt < nt_count; ++nt) {
