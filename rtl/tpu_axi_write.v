@@ -89,8 +89,13 @@ module tpu_axi_write #(
   wire [32:0] beat     = w_mid_q ? beat_q : {w_start[32:LaneBits], {LaneBits{1'b0}}};
   wire [32:0] beat_end = beat + Bytes;
   wire        w_last   = beat_end >= w_end;  // the span's last beat
-  // Bursts end at the span's end or a page boundary (a span is far below 256 beats).
-  wire        burst_last = w_last || beat_end[11:0] == 12'd0;
+  // The burst holding this beat ends where the address walker's plan ended it.
+  wire [32:0] w_burst_end;
+  wire [32:0] unused_w_base;
+  wire [8:0]  unused_w_beats;
+  tpu_axi_burst #(.Bytes(Bytes), .MaxBeats(256)) u_wplan (
+      .cur_i(beat), .end_i(w_end), .base_o(unused_w_base), .end_o(w_burst_end), .beats_o(unused_w_beats));
+  wire        burst_last = beat_end >= w_burst_end;
 
   // Beat lanes: lane l carries span byte j = beat + l - start when that address is inside
   // the span. With the span padded by a beat of zeros on each side, span byte j sits at
@@ -178,7 +183,8 @@ module tpu_axi_write #(
   assign rsp_valid_o     = rsp_q;
   assign rsp_error_o     = rsp_err_q;
 
-  wire unused_bits = ^{base[32], beats[8], shift[32:ShBits], moved[PadBytes*8-1:DataBits]};
+  wire unused_bits = ^{base[32], beats[8], shift[32:ShBits], moved[PadBytes*8-1:DataBits], unused_w_base,
+                       unused_w_beats};
 
 `ifdef FORMAL
   // Proven by `make formal`: the address and data channels and the response stream
