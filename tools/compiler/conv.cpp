@@ -20,6 +20,7 @@ namespace {
 // instruction cost on the core (measured with make bench), for choosing a lowering.
 constexpr double kSpanCycles = 2.0, kInstrCycles = 20.0, kFillRowCycles = 2.0;
 constexpr int kLongMultiply = 128;  // rows of a multiply that hide a weight tile's load and the fixed costs
+constexpr int kTailRows = 32;       // the shortest chunk of the last step's rows (each reloads its weight tiles)
 constexpr size_t kToeplitzMaxBytes = 256 * 1024;  // weight data of a Toeplitz lowering (and a quarter of memory)
 
 std::string where_of(size_t l) { return "layer " + std::to_string(l) + " (conv2d)"; }
@@ -296,19 +297,28 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
   std::vector<int> reach(G, 0);  // plane rows past a band's last output row that group gi reads
   for (int gi = 0; gi < G; ++gi)
     for (int p = 0; p < planes; ++p) reach[gi] = std::max(reach[gi], ((p / P) * s + groups[gi].ky) / S);
-  auto due = [&](int b, int r, int cb) {
+  // does group gi read phase ph (of some pooling plane)?
+  auto reads = [&](int gi, int ph) {
+    for (int p = 0; p < planes; ++p) {
+      const int ey = (p / P) * s + groups[gi].ky, ex = (p % P) * s + groups[gi].kx0;
+      if (phase[(ey % S) * S + ex % S] == ph) return true;
+    }
+    return false;
+  };
+  auto due = [&](int b, int r, int cb, int ph) {
     for (size_t k = 0; k < steps.size(); ++k) {
       const Band& band = bands[steps[k].band];
       if (b < band.b0 || b >= band.b0 + band.nb) continue;
       for (int gi = 0; gi < G; ++gi)
         // (one row more than the band's last: a tap past a row's end reads the next row)
-        if (groups[gi].cb == cb && r <= band.y0 + band.ny + reach[gi]) return int(k) * G + gi;
+        if (groups[gi].cb == cb && (ph < 0 || reads(gi, ph)) && r <= band.y0 + band.ny + reach[gi])
+          return int(k) * G + gi;
     }
     return int(steps.size()) * G - 1;
   };
   std::vector<std::pair<int, Line>> loads;  // (first step * G + group that reads it, the rhm)
   for (int b = 0; b < int(copies_.size()); ++b)  // an item's padded copy goes before its loads
-    for (const Line& line : copies_[b]) loads.push_back({due(b, 0, 0), line});
+    for (const Line& line : copies_[b]) loads.push_back({due(b, 0, 0, -1), line});
   copies_.clear();
   auto load = [&](int when, auto&& emit_rhm) {
     const size_t before = body_.size();
@@ -323,7 +333,7 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
       for (int px = 0; px < S; ++px) {
         if (phase[py * S + px] < 0) continue;
         for (int cb = 0; cb < g.blocks; ++cb) {
-          const int base = plane_base(phase[py * S + px], cb) + b * HW;
+          const int ph = phase[py * S + px], base = plane_base(ph, cb) + b * HW;
           // the plane's rows of real pixels: [ub row, count, input offset]; padding between
           struct Run {
             int at, rows;
@@ -342,7 +352,7 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
             const long offset = long(b) * x.item_bytes + (long(y) * L.in.w + long(c0) * S + px - L.pad_l) * C + long(cb) * n_;
             if (!runs.empty() && runs.back().at + runs.back().rows == r * Wq + c0 &&
                 runs.back().offset + long(runs.back().rows) * S * C == offset &&
-                due(b, runs.back().at / Wq, cb) == due(b, r, cb))
+                due(b, runs.back().at / Wq, cb, ph) == due(b, r, cb, ph))
               runs.back().rows += c1 - c0 + 1;  // continues the run before it in the UB and in memory
             else
               runs.push_back({r * Wq + c0, c1 - c0 + 1, offset});
@@ -351,15 +361,15 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
           const int gaps = int(runs.size()) + 1;
           const bool whole = kFillRowCycles * rows_in_image * Wq < kInstrCycles * gaps;
           if (!zp.empty() && whole)
-            load(due(b, 0, cb), [&] { rhm(base, rows_in_image * Wq, zp, 0, n_); });
+            load(due(b, 0, cb, ph), [&] { rhm(base, rows_in_image * Wq, zp, 0, n_); });
           int pad_from = 0;
           auto fill = [&](int to) {
             if (!zp.empty() && !whole && to > pad_from)
-              load(due(b, pad_from / Wq, cb), [&] { rhm(base + pad_from, to - pad_from, zp, 0, n_); });
+              load(due(b, pad_from / Wq, cb, ph), [&] { rhm(base + pad_from, to - pad_from, zp, 0, n_); });
           };
           for (const Run& run : runs) {
             fill(run.at);
-            load(due(b, run.at / Wq, cb), [&] {
+            load(due(b, run.at / Wq, cb, ph), [&] {
               rhm(base + run.at, run.rows, x.label + "+" + std::to_string(run.offset), long(S) * C,
                   seglen ? seglen : std::min(n_, C - cb * n_));
             });
@@ -370,10 +380,66 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
       }
   std::stable_sort(loads.begin(), loads.end(), [](const auto& u, const auto& v) { return u.first < v.first; });
 
-  // The instruction stream: the core issues in order into 4-deep unit queues. The first
+  // The instruction stream, in chunks of multiplies: one per step, the last step in
+  // several. The core issues in order into 4-deep unit queues, and an instruction that
+  // reads what one of another unit still writes waits at issue, holding up everything
+  // behind it. So a chunk's acts go after the next chunk's first multiplies (they wait
+  // for the chunk's last multiply while the queued ones keep the array busy) and its
+  // stores over the second half of the next chunk (they wait for the acts). The first
   // step's loads come just before the tap group that needs them; every later step's
-  // loads, and the stores of the step before, are spread between the multiplies of the
-  // step before it, so that no queue holds up the others.
+  // loads are spread between the multiplies of the step before it.
+  struct Chunk {
+    int k, t0, t1, r0, r1;  // step; its output tiles [t0, t1) and rows [r0, r1) of the band
+    bool tile_major;        // tile after tile (else tap group after tap group, over the tiles)
+  };
+  std::vector<Chunk> chunks;
+  for (size_t k = 0; k < steps.size(); ++k) {
+    const Band& band = bands[steps[k].band];
+    const int t0 = steps[k].nt0, t1 = std::min(NT, t0 + per_step), R = band.nb * band.rows;
+    if (k + 1 < steps.size()) {
+      chunks.push_back({int(k), t0, t1, 0, R, false});
+      continue;
+    }
+    // The last step: only its own multiplies can hide its acts and stores. Tile after
+    // tile, and (without pooling: an act takes its planes whole) the last tile's rows in
+    // halves, quarters, ..., so that only a short act and store follow the last multiply.
+    for (int t = t0; t + 1 < t1; ++t) chunks.push_back({int(k), t, t + 1, 0, R, true});
+    int r0 = 0;
+    for (; planes == 1 && R - r0 >= 2 * kTailRows; r0 += (R - r0) / 2)
+      chunks.push_back({int(k), t1 - 1, t1, r0, r0 + (R - r0) / 2, true});
+    chunks.push_back({int(k), t1 - 1, t1, r0, R, true});
+  }
+  auto capture = [&](auto&& emit_lines) {
+    const size_t before = body_.size();
+    emit_lines();
+    std::vector<Line> out(body_.begin() + long(before), body_.end());
+    body_.resize(before);
+    return out;
+  };
+  auto acc_of = [&](int k, int nt) { return ((k % bufs) * per_step + nt - steps[k].nt0) * region; };
+  auto out_of = [&](int k, int nt) { return out_ub + ((k % slots) * per_step + nt - steps[k].nt0) * max_rows; };
+  // The stores of rows [r0, r1) of a band's output tile: one whm per run of rows that
+  // continues in the unified buffer and in memory (whole items when Wq = PW).
+  auto store_rows = [&](const Band& band, int nt, int out, int r0, int r1) {
+    struct Run {
+      int ub, rows;
+      long at;
+    };
+    std::vector<Run> runs;
+    for (int j = 0; j < band.nb; ++j)
+      for (int py = band.y0; py < band.y0 + band.ny; ++py) {
+        const int row0 = j * band.rows + (py - band.y0) * Wq, a = std::max(r0, row0), e = std::min(r1, row0 + PW);
+        if (a >= e) continue;
+        const long at = (long(band.b0 + j) * PH * PW + long(py) * PW + (a - row0)) * OC + nt * n_;
+        if (!runs.empty() && runs.back().ub + runs.back().rows == a && runs.back().at + long(runs.back().rows) * OC == at)
+          runs.back().rows += e - a;
+        else
+          runs.push_back({a, e - a, at});
+      }
+    for (const Run& run : runs)
+      whm(out + run.ub, run.rows, out_label + "+" + std::to_string(run.at), OC, std::min(n_, OC - nt * n_));
+  };
+
   size_t next_load = 0;
   auto loads_until = [&](int when) {
     std::vector<Line> out;
@@ -382,66 +448,91 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
   };
   std::vector<std::vector<Line>> first_step(G);  // the first step's loads, by tap group
   for (int gi = 0; gi < G; ++gi) first_step[gi] = loads_until(gi);
-  std::vector<Line> stores;  // of the step before
-  for (size_t k = 0; k < steps.size(); ++k) {
-    const Band& band = bands[steps[k].band];
-    const int tiles = std::min(per_step, NT - steps[k].nt0);
-    // what goes between this step's multiplies: (first step) the later tap groups' loads,
-    // each due before its group; the next step's loads; the stores of the step before
+  std::vector<Line> acts, stores;  // of the chunk before
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    const Chunk& c = chunks[i];
+    const Band& band = bands[steps[c.k].band];
+    const bool step_start = i == 0 || chunks[i - 1].k != c.k;
+    // what goes between this chunk's multiplies: (first step) the later tap groups'
+    // loads, each due before its group; (a step's first chunk) the next step's loads
     std::vector<Line> pending;
     std::vector<size_t> due_by(G, 0);  // pending[0 .. due_by[gi]) must be out before group gi
-    for (int gi = 0; gi < G; ++gi) {
-      if (k == 0 && gi > 0) pending.insert(pending.end(), first_step[gi].begin(), first_step[gi].end());
-      due_by[gi] = pending.size();
+    if (step_start) {
+      for (int gi = 0; gi < G; ++gi) {
+        if (c.k == 0 && gi > 0) pending.insert(pending.end(), first_step[gi].begin(), first_step[gi].end());
+        due_by[gi] = pending.size();
+      }
+      const std::vector<Line> next = loads_until((c.k + 2) * G - 1);
+      pending.insert(pending.end(), next.begin(), next.end());
     }
-    const std::vector<Line> next = loads_until(int(k + 2) * G - 1);
-    pending.insert(pending.end(), next.begin(), next.end());
-    pending.insert(pending.end(), stores.begin(), stores.end());
-    // one multiply's rows in two halves when nothing else would separate it from the
-    // multiply that accumulates onto it next
-    const int parts = tiles * planes * band.nb == 1 && band.rows >= 64 ? 2 : 1;
-    const size_t multiplies = size_t(G) * tiles * planes * band.nb * parts;
-    size_t done = 0, spread = 0;
-    for (int gi = 0; gi < G; ++gi) {
-      if (k == 0 && gi == 0) body_.insert(body_.end(), first_step[0].begin(), first_step[0].end());
-      for (; spread < due_by[gi]; ++spread) body_.push_back(pending[spread]);
+    // the chunk's multiplies; one multiply's rows in two halves when nothing else would
+    // separate it from the multiply that accumulates onto it next
+    struct Multiply {
+      int gi, ub, rows, acc, tile;
+      bool sw;
+    };
+    std::vector<Multiply> mm;
+    const int parts = !c.tile_major && (c.t1 - c.t0) * planes * band.nb == 1 && band.rows >= 64 ? 2 : 1;
+    auto multiplies_of = [&](int gi, int nt) {
       const Group& gr = groups[gi];
-      for (int t = 0; t < tiles; ++t) {
-        const int nt = steps[k].nt0 + t, acc = ((int(k) % bufs) * per_step + t) * region;
-        const int tile = rw_tile(label, tile_at[gi][nt], klanes[gi], std::min(n_, OC - nt * n_));
-        bool first = true;
-        for (int p = 0; p < planes; ++p) {
-          const int ey = (p / P) * s + gr.ky, ex = (p % P) * s + gr.kx0;
-          for (int j = 0; j < band.nb; ++j)
-            for (int part = 0; part < parts; ++part) {
-              const int r0 = band.rows * part / parts, r1 = band.rows * (part + 1) / parts;
-              const int ub = plane_base(phase[(ey % S) * S + ex % S], gr.cb) + (band.b0 + j) * HW +
-                             (band.y0 + ey / S) * Wq + ex / S + r0;
-              mmc(ub, r1 - r0, acc + (p * band.nb + j) * band.rows + r0, first, gi > 0, tile);
-              first = false;
-              for (++done; spread < pending.size() * done / multiplies; ++spread) body_.push_back(pending[spread]);
-            }
+      const int tile = rw_tile(label, tile_at[gi][nt], klanes[gi], std::min(n_, OC - nt * n_));
+      bool first = true;
+      for (int p = 0; p < planes; ++p) {
+        const int ey = (p / P) * s + gr.ky, ex = (p % P) * s + gr.kx0;
+        for (int j = 0; j < band.nb; ++j) {
+          const int a = std::max(c.r0 - j * band.rows, 0), e = std::min(c.r1 - j * band.rows, band.rows);
+          for (int part = 0; part < parts && a < e; ++part) {
+            const int r0 = a + (e - a) * part / parts, r1 = a + (e - a) * (part + 1) / parts;
+            const int ub = plane_base(phase[(ey % S) * S + ex % S], gr.cb) + (band.b0 + j) * HW +
+                           (band.y0 + ey / S) * Wq + ex / S + r0;
+            mm.push_back({gi, ub, r1 - r0, acc_of(c.k, nt) + (p * band.nb + j) * band.rows + r0, tile, first});
+            first = false;
+          }
         }
       }
+    };
+    if (c.tile_major) {
+      for (int nt = c.t0; nt < c.t1; ++nt)
+        for (int gi = 0; gi < G; ++gi) multiplies_of(gi, nt);
+    } else {
+      for (int gi = 0; gi < G; ++gi)
+        for (int nt = c.t0; nt < c.t1; ++nt) multiplies_of(gi, nt);
     }
-    const size_t before = body_.size();
-    for (int t = 0; t < tiles; ++t) {
-      const int nt = steps[k].nt0 + t, acc = ((int(k) % bufs) * per_step + t) * region;
-      const int out = out_ub + ((int(k) % slots) * per_step + t) * max_rows;
-      act(acc, out, band.nb * band.rows, params + 9 * nt, L, planes);
-      for (int b = band.b0; b < band.b0 + band.nb; ++b)
-        for (int py = band.y0; py < band.y0 + band.ny; ++py)
-          whm(out + (b - band.b0) * band.rows + (py - band.y0) * Wq, PW,
-              out_label + "+" + std::to_string((long(b) * PH * PW + long(py) * PW) * OC + nt * n_), OC,
-              std::min(n_, OC - nt * n_));
+    // The acts of the chunk before wait for its last multiply: after this chunk's first
+    // multiplies when those write other accumulators (the same step, or two buffers).
+    const size_t M = mm.size();
+    const size_t act_at = step_start && bufs == 1 ? 0 : std::min<size_t>(4, M);
+    const size_t store_from = std::max(act_at, M / 2);  // the stores: spread over [store_from, M)
+    if (i == 0) body_.insert(body_.end(), first_step[0].begin(), first_step[0].end());
+    size_t spread = 0, stored = 0;
+    std::vector<bool> seen(G, false);
+    auto flush_acts = [&] {
+      body_.insert(body_.end(), acts.begin(), acts.end());
+      acts.clear();
+    };
+    if (act_at == 0) flush_acts();
+    for (size_t m = 0; m < M; ++m) {
+      if (!seen[mm[m].gi]) {
+        seen[mm[m].gi] = true;
+        for (; spread < due_by[mm[m].gi]; ++spread) body_.push_back(pending[spread]);
+      }
+      mmc(mm[m].ub, mm[m].rows, mm[m].acc, mm[m].sw, mm[m].gi > 0, mm[m].tile);
+      if (m + 1 == act_at) flush_acts();
+      for (; spread < pending.size() * (m + 1) / M; ++spread) body_.push_back(pending[spread]);
+      if (m + 1 > store_from)
+        for (; stored < stores.size() * (m + 1 - store_from) / (M - store_from); ++stored) body_.push_back(stores[stored]);
     }
-    // the acts go now; their stores wait for the next step's multiplies
-    std::vector<Line> tail(body_.begin() + long(before), body_.end());
-    body_.resize(before);
-    stores.clear();
-    for (const Line& line : tail)
-      (line.text.rfind("act", 0) == 0 ? body_ : stores).push_back(line);
+    for (; spread < pending.size(); ++spread) body_.push_back(pending[spread]);
+    body_.insert(body_.end(), stores.begin() + long(stored), stores.end());
+    acts = capture([&] {
+      for (int nt = c.t0; nt < c.t1; ++nt)
+        act(acc_of(c.k, nt) + c.r0, out_of(c.k, nt) + c.r0, c.r1 - c.r0, params + 9 * nt, L, planes);
+    });
+    stores = capture([&] {
+      for (int nt = c.t0; nt < c.t1; ++nt) store_rows(band, nt, out_of(c.k, nt), c.r0, c.r1);
+    });
   }
+  body_.insert(body_.end(), acts.begin(), acts.end());
   body_.insert(body_.end(), stores.begin(), stores.end());
   scratch(out_label, size_t(b_) * os.size());
   return {false, out_label, os.size(), 0};
