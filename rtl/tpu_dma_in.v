@@ -3,21 +3,22 @@
 //
 // rhm: for each row, one read span per segment; the beats' bytes are gathered into a
 // zero-filled row buffer at segment offset s*seglen, then the row goes to a write
-// register that writes it to the unified buffer while the next row's beats arrive
-// (a row of one beat per cycle). rw: one span per memory row; bytes land in a zero-filled N x N tile
-// buffer as rows (rw) or as columns (rw transpose). The tile's rows go into the weight
-// FIFO: without transpose each as soon as its memory row is in (while the next rows
-// arrive), with transpose all N after the last memory row.
+// register that writes it to the unified buffer while the next row's beats arrive (a
+// row of one beat per cycle). rw: one span per memory row. Without transpose each
+// memory row is a tile row: it goes to a push register that puts it into the weight
+// FIFO while the next rows arrive, and zero rows follow for k < N. With transpose the
+// bytes land in an N x N tile buffer as columns, and the N rows are pushed after the
+// last memory row. Each instruction retires when its last row leaves its register.
 //
-// Two stages, so that memory latency and tile pushes overlap the next instruction: the
-// requester takes an instruction from the queue and asks for its spans as fast as the
-// read engine takes them; the consumer takes it from the requester (the hand-off) and
-// places the returning beats in span order. The requester starts the next instruction
-// once it has asked for all spans of this one and the consumer holds it, and only if
-// the consumer can finish without waiting for room in the weight FIFO: the next
-// instruction's beats would otherwise wait in the shared read engine, holding up
-// instruction fetch behind them, for as long as the FIFO stays full. (Correctness does
-// not depend on this: an issued rw's room is always made by older, issued mmc switches.)
+// Two stages, so that memory latency overlaps the instructions that follow: the
+// requester takes instructions from the queue and asks for their spans as fast as the
+// read engine takes them, handing each to the consumer through a small FIFO; the
+// consumer places the returning beats in span order and goes from one instruction's
+// last beat to the next one's first without a pause. The requester takes an `rw` only
+// when the weight FIFO has room for its rows and for those of every rw taken before it
+// and not yet pushed: beats that wait for room would wait in the shared read engine,
+// holding up instruction fetch behind them. (Correctness does not depend on this: an
+// issued rw's room is always made by older, issued mmc switches.)
 // A span that comes back with a bus error ends the instruction with BUS_ERROR: the
 // requester stops and every span in flight is drained. An instruction younger than a
 // reported fault is retired unexecuted, after draining any spans already asked for.
@@ -28,7 +29,8 @@ module tpu_dma_in #(
     parameter integer DataBits  = 128,
     parameter integer UbRows    = 4096,
     parameter integer Slots     = 8,
-    parameter integer WfFreeBits = 8
+    parameter integer WfFreeBits = 8,
+    parameter integer HandDepth = 4   // instructions the requester may run ahead
 ) (
     input  wire                   clk_i,
     input  wire                   rst_ni,
@@ -78,8 +80,10 @@ module tpu_dma_in #(
   localparam integer UbBits   = $clog2(UbRows);
   localparam integer PosBits  = $clog2(N) + 1;   // 0..N
 
-  localparam [2:0] StIdle = 3'd0, StData = 3'd1, StRow = 3'd2, StPush = 3'd3, StDrain = 3'd4,
-                   StRetire = 3'd5;
+  localparam integer HandWidth = 128 + 32 + SlotBits;
+  localparam integer OwedBits   = WfFreeBits + 1;
+
+  localparam [2:0] StIdle = 3'd0, StData = 3'd1, StTail = 3'd2, StDrain = 3'd3, StRetire = 3'd4;
   localparam integer FlyBits = 6;  // spans requested and not yet consumed (the engine holds few)
 
   // Per instruction: the bytes of each span and the memory rows of an rw tile.
@@ -100,10 +104,8 @@ module tpu_dma_in #(
   reg  [5:0]          rq_seg_q;
   reg  [31:0]         row_addr_q;  // first byte of its row
   reg  [31:0]         span_addr_q; // first byte of its next span
-  reg                 hand_q;      // the instruction waits for the consumer
-  reg  [31:0]         hand_pc_q;
-  reg  [SlotBits-1:0] hand_slot_q;
   reg  [FlyBits-1:0]  fly_q;       // spans requested, last beat not yet consumed (both stages)
+  reg  [OwedBits-1:0] owed_q;      // weight-FIFO rows that taken rw will still push
 
   // consumer
   reg  [2:0]          state_q;
@@ -114,12 +116,18 @@ module tpu_dma_in #(
   reg  [15:0]         row_q;       // rhm row / rw memory row
   reg  [5:0]          seg_q;
   reg  [PosBits-1:0]  pos_q;       // where the next byte lands in the row / column
-  reg  [PosBits-1:0]  push_q;      // tile row being pushed
+  reg  [PosBits-1:0]  push_q;      // tile row being pushed (StTail)
   reg  [N*8-1:0]      rowbuf_q;
-  reg  [N*N*8-1:0]    tile_q;      // tile[k][c] at byte k*N + c
-  reg                 wb_q;        // a finished row waits to be written to the unified buffer
+  reg  [N*N*8-1:0]    tile_q;      // rw transpose: tile[k][c] at byte k*N + c
+  // the unified-buffer write register and the weight-FIFO push register, each with the
+  // slot its row retires (last: the instruction's final row)
+  reg                 wb_q, wb_last_q;
   reg  [UbBits-1:0]   wb_addr_q;
   reg  [N*8-1:0]      wb_data_q;
+  reg  [SlotBits-1:0] wb_slot_q;
+  reg                 pr_q, pr_last_q;
+  reg  [N*8-1:0]      pr_data_q;
+  reg  [SlotBits-1:0] pr_slot_q;
 
   wire        is_rw     = in_q[3:0] == TPU_OP_RW;
   wire        transpose = in_q[TPU_RW_TRANSPOSE_LSB];
@@ -136,37 +144,55 @@ module tpu_dma_in #(
   wire [15:0] rq_segstride = rq_in_q[TPU_RHM_SEGSTRIDE_LSB +: 16];
   wire [5:0]  rq_segs_m1   = rq_in_q[TPU_RHM_SEGS_LSB +: 6];
   wire [6:0]  rq_mem_rows  = mem_rows_of(rq_in_q);
-  wire [6:0]  rq_span_len  = span_len_of(rq_in_q);
 
-  // The consumer finishes its instruction on its own: not draining after a fault, and
-  // an rw's tile rows still to push fit in the weight FIFO (only this unit writes it).
-  wire [WfFreeBits:0] rows_left = {{(WfFreeBits + 1 - PosBits){1'b0}}, N[PosBits-1:0] - push_q};
-  wire consumer_free = state_q == StIdle || (state_q == StRetire && !fault_q) ||
-                       (state_q == StData || state_q == StRow || state_q == StPush) &&
-                       (!is_rw || {1'b0, wf_free_i} >= rows_left);
-  wire rq_take   = q_valid_i && !rq_q && !hand_q && consumer_free;
-  wire rq_young  = err_valid_i && q_pc_i > err_pc_i;
-  wire take      = state_q == StIdle && hand_q;
-  wire younger   = err_valid_i && hand_pc_q > err_pc_i;
+  // The hand-off: instructions the requester has taken, in order, for the consumer.
+  wire                 hd_valid, hd_room;
+  wire [HandWidth-1:0] hd_data;
+  wire [$clog2(HandDepth):0] hd_count;
+  wire [127:0]         hd_instr = hd_data[127:0];
+  wire [31:0]          hd_pc    = hd_data[128 +: 32];
+  wire [SlotBits-1:0]  hd_slot  = hd_data[160 +: SlotBits];
+
+  wire q_is_rw  = q_instr_i[3:0] == TPU_OP_RW;
+  wire rq_young = err_valid_i && q_pc_i > err_pc_i;
+  wire [OwedBits-1:0] owed_with = owed_q + N[OwedBits-1:0];
+  wire wf_room  = {1'b0, wf_free_i} >= owed_with;
   wire req_fire  = req_valid_o && req_ready_i;
+  wire rq_last   = rq_is_rw ? rq_row_q[6:0] == rq_mem_rows - 7'd1
+                            : (rq_seg_q == rq_segs_m1 && rq_row_q == rq_rows_m1);
+  wire rq_done   = !rq_q || (req_fire && rq_last);   // the requester can take one this cycle
+  wire rq_take   = q_valid_i && rq_done && hd_room && (!q_is_rw || rq_young || wf_room);
+
   wire wb_done   = wb_q && ubw_ready_i;
-  wire wb_busy   = wb_q && !ubw_ready_i;   // the write register is taken this cycle
-  wire beat_fire = state_q == StData && beat_valid_i && !wb_busy;
+  wire wb_free   = !wb_q || ubw_ready_i;   // the write register can take a row this cycle
+  wire pr_done   = pr_q && wf_ready_i;
+  wire pr_free   = !pr_q || wf_ready_i;
+  wire out_free  = is_rw ? (transpose || pr_free) : wb_free;
+  wire beat_fire = state_q == StData && beat_valid_i && out_free;
   wire last_beat = beat_fire && beat_last_i;
   wire drain_last = state_q == StDrain && beat_valid_i && beat_last_i;
   wire span_end  = last_beat || drain_last;
   wire rhm_last_seg = seg_q == segs_m1;
   wire rhm_last_row = row_q == rows_m1;
-  wire [FlyBits-1:0] fly_next = fly_q + {{(FlyBits-1){1'b0}}, req_fire} - {{(FlyBits-1){1'b0}}, span_end};
-  wire rq_last   = rq_is_rw ? rq_row_q[6:0] == rq_mem_rows - 7'd1
-                            : (rq_seg_q == rq_segs_m1 && rq_row_q == rq_rows_m1);
-  wire rq_stop   = (last_beat && beat_error_i) || (take && younger);   // drain from here on
-  wire row_end   = last_beat && !is_rw && rhm_last_seg && !beat_error_i;  // the row goes to the write register
-  // Without transpose, tile row k is complete once memory row k is in.
-  wire early_push = state_q == StData && is_rw && !transpose && {{(16-PosBits){1'b0}}, push_q} < row_q;
-  wire push_fire = (state_q == StPush || early_push) && wf_ready_i;
-
   wire rw_last_row  = row_q[6:0] == mem_rows - 7'd1;
+  wire [FlyBits-1:0] fly_next = fly_q + {{(FlyBits-1){1'b0}}, req_fire} - {{(FlyBits-1){1'b0}}, span_end};
+  wire good_last = last_beat && !beat_error_i;
+  wire row_end   = good_last && !is_rw && rhm_last_seg;            // an rhm row to the write register
+  wire rw_row    = good_last && is_rw && !transpose;               // a tile row to the push register
+  wire tail_push = state_q == StTail && pr_free;                   // a transposed or zero tile row
+  wire tail_last = push_q == N[PosBits-1:0] - 1'b1;
+  // The instruction's last row has gone to its register: the consumer is done with it.
+  wire finish    = (row_end && rhm_last_row) ||
+                   (rw_row && rw_last_row && mem_rows == N[6:0]) ||
+                   (tail_push && tail_last);
+  wire take      = hd_valid && (state_q == StIdle || finish);
+  wire younger   = err_valid_i && hd_pc > err_pc_i;
+  wire rq_stop   = (last_beat && beat_error_i) || (take && younger);   // drain from here on
+
+  tpu_fifo #(.Width(HandWidth), .Depth(HandDepth)) u_hand (
+      .clk_i, .rst_ni, .clear_i(1'b0),
+      .in_valid_i(rq_take), .in_ready_o(hd_room), .in_data_i({q_slot_i, q_pc_i, q_instr_i}),
+      .out_valid_o(hd_valid), .out_ready_i(take), .out_data_o(hd_data), .count_o(hd_count));
 
   // Place the beat's bytes [lo, hi) at lanes [pos, pos + hi - lo) of an N-byte vector.
   reg [N*8-1:0] placed;
@@ -186,21 +212,24 @@ module tpu_dma_in #(
   end
   wire [7:0] beat_bytes = {{(7 - LaneBits){1'b0}}, beat_hi_i} - {{(7 - LaneBits){1'b0}}, beat_lo_i};
   wire [PosBits-1:0] beat_count = beat_bytes[PosBits-1:0];
+  reg  [N*8-1:0] row_data;   // the row this beat completes
+  always @(*)
+    for (j = 0; j < N; j = j + 1) row_data[8*j +: 8] = lane_hit[j] ? placed[8*j +: 8] : rowbuf_q[8*j +: 8];
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       state_q <= StIdle;
+    end else if (take) begin
+      state_q <= younger ? StDrain : StData;
     end else begin
       case (state_q)
-        StIdle:   if (take) state_q <= younger ? StDrain : StData;
         StData:   if (last_beat) begin
           if (beat_error_i)                      state_q <= StDrain;
-          else if (is_rw)                        state_q <= rw_last_row ? StPush : StData;
-          else if (rhm_last_seg && rhm_last_row) state_q <= StRow;
+          else if (finish)                       state_q <= StIdle;
+          else if (is_rw && rw_last_row)         state_q <= StTail;
         end
-        StRow:    if (wb_done) state_q <= StRetire;   // the last row is written
-        StDrain:  if (fly_next == 0 && !rq_q && !wb_busy) state_q <= StRetire;
-        StPush:   if (push_fire && push_q == N[PosBits-1:0] - 1'b1) state_q <= StRetire;
+        StTail:   if (finish) state_q <= StIdle;
+        StDrain:  if (fly_next == 0 && !rq_q && !wb_q && !pr_q) state_q <= StRetire;
         StRetire: state_q <= StIdle;
         default:  state_q <= StIdle;
       endcase
@@ -209,29 +238,23 @@ module tpu_dma_in #(
 
   // The requester: each instruction's spans in the consumer's order.
   always @(posedge clk_i) begin
-    if (!rst_ni) wb_q <= 1'b0;
-    else if (row_end) wb_q <= 1'b1;
-    else if (wb_done) wb_q <= 1'b0;
-  end
-
-  always @(posedge clk_i) begin
     if (!rst_ni) begin
       rq_q   <= 1'b0;
-      hand_q <= 1'b0;
       fly_q  <= {FlyBits{1'b0}};
+      owed_q <= {OwedBits{1'b0}};
     end else begin
       fly_q <= fly_next;
       if (rq_take) rq_q <= !rq_young;
       else if ((req_fire && rq_last) || rq_stop) rq_q <= 1'b0;
-      if (rq_take) hand_q <= 1'b1;
-      else if (take) hand_q <= 1'b0;
+      // (rows owed by an rw that faulted are forgotten once the unit is idle)
+      owed_q <= (busy_o ? owed_q : {OwedBits{1'b0}}) +
+                (rq_take && q_is_rw && !rq_young ? N[OwedBits-1:0] : {OwedBits{1'b0}}) -
+                {{(OwedBits-1){1'b0}}, pr_done};
     end
   end
   always @(posedge clk_i) begin
     if (rq_take) begin
       rq_in_q     <= q_instr_i;
-      hand_pc_q   <= q_pc_i;
-      hand_slot_q <= q_slot_i;
       rq_row_q    <= 16'd0;
       rq_seg_q    <= 6'd0;
       row_addr_q  <= q_instr_i[TPU_RHM_ADDR_LSB +: 32];
@@ -249,77 +272,104 @@ module tpu_dma_in #(
     end
   end
 
+  // The two output registers.
   always @(posedge clk_i) begin
-    if (take) begin
-      in_q        <= rq_in_q;
-      pc_q        <= hand_pc_q;
-      slot_q      <= hand_slot_q;
-      fault_q     <= 1'b0;
-      row_q       <= 16'd0;
-      seg_q       <= 6'd0;
-      pos_q       <= {PosBits{1'b0}};
-      push_q      <= {PosBits{1'b0}};
-      rowbuf_q    <= {N*8{1'b0}};
-      tile_q      <= {N*N*8{1'b0}};
+    if (!rst_ni) wb_q <= 1'b0;
+    else if (row_end) wb_q <= 1'b1;
+    else if (wb_done) wb_q <= 1'b0;
+    if (!rst_ni) pr_q <= 1'b0;
+    else if (rw_row || tail_push) pr_q <= 1'b1;
+    else if (pr_done) pr_q <= 1'b0;
+  end
+  always @(posedge clk_i) begin
+    if (row_end) begin
+      wb_data_q <= row_data;
+      wb_addr_q <= ub_row[UbBits-1:0];
+      wb_slot_q <= slot_q;
+      wb_last_q <= rhm_last_row;
     end
+    if (rw_row) begin
+      pr_data_q <= row_data;
+      pr_slot_q <= slot_q;
+      pr_last_q <= rw_last_row && mem_rows == N[6:0];
+    end else if (tail_push) begin
+      pr_data_q <= transpose ? tile_q[8*N*push_q[PosBits-2:0] +: 8*N] : {N*8{1'b0}};
+      pr_slot_q <= slot_q;
+      pr_last_q <= tail_last;
+    end
+  end
+
+  // The consumer.
+  always @(posedge clk_i) begin
     if (beat_fire) begin
       pos_q <= pos_q + beat_count;
       for (j = 0; j < N; j = j + 1)
-        if (lane_hit[j] && !is_rw) rowbuf_q[8*j +: 8] <= placed[8*j +: 8];
+        if (lane_hit[j] && !(is_rw && transpose)) rowbuf_q[8*j +: 8] <= placed[8*j +: 8];
       // Tile bytes by row and column decode, not by an index computed from the memory
       // row: an indexed write is a shifter over the whole tile per lane.
       for (r = 0; r < N; r = r + 1)
         for (j = 0; j < N; j = j + 1)
-          if (is_rw && (transpose ? (lane_hit[r] && row_q == j[15:0])
-                                  : (lane_hit[j] && row_q == r[15:0])))
-            tile_q[8*(r*N + j) +: 8] <= transpose ? placed[8*r +: 8] : placed[8*j +: 8];
+          if (is_rw && transpose && lane_hit[r] && row_q == j[15:0])
+            tile_q[8*(r*N + j) +: 8] <= placed[8*r +: 8];
     end
     if (last_beat) begin
       if (beat_error_i) fault_q <= 1'b1;
-      if (is_rw) begin
-        // next memory row of the tile
-        row_q       <= row_q + 16'd1;
-        pos_q       <= {PosBits{1'b0}};
-      end else if (!rhm_last_seg) begin
+      if (is_rw || rhm_last_seg) begin
+        // next row (rw: next memory row of the tile)
+        row_q    <= row_q + 16'd1;
+        seg_q    <= 6'd0;
+        pos_q    <= {PosBits{1'b0}};
+        rowbuf_q <= {N*8{1'b0}};
+        // the tile rows after the last memory row: all N (transpose) or the zero rows
+        push_q   <= transpose ? {PosBits{1'b0}} : mem_rows[PosBits-1:0];
+      end else begin
         // next segment of the row, placed after this one
-        seg_q       <= seg_q + 6'd1;
-        pos_q       <= pos_q + beat_count;
+        seg_q    <= seg_q + 6'd1;
+        pos_q    <= pos_q + beat_count;
       end
     end
-    if (row_end) begin
-      for (j = 0; j < N; j = j + 1)
-        wb_data_q[8*j +: 8] <= lane_hit[j] ? placed[8*j +: 8] : rowbuf_q[8*j +: 8];
-      wb_addr_q   <= ub_row[UbBits-1:0];
-      row_q       <= row_q + 16'd1;
-      seg_q       <= 6'd0;
-      pos_q       <= {PosBits{1'b0}};
-      rowbuf_q    <= {N*8{1'b0}};
+    if (tail_push) push_q <= push_q + 1'b1;
+    if (take) begin
+      in_q     <= hd_instr;
+      pc_q     <= hd_pc;
+      slot_q   <= hd_slot;
+      fault_q  <= 1'b0;
+      row_q    <= 16'd0;
+      seg_q    <= 6'd0;
+      pos_q    <= {PosBits{1'b0}};
+      rowbuf_q <= {N*8{1'b0}};
+      tile_q   <= {N*N*8{1'b0}};
     end
-    if (push_fire) push_q <= push_q + 1'b1;
   end
 
-  assign q_ready_o   = rq_take;
-  assign busy_o      = state_q != StIdle || hand_q || rq_q;
-  assign req_valid_o = rq_q;
-  assign beat_ready_o = state_q == StData && !wb_busy || state_q == StDrain;
-  assign req_addr_o  = span_addr_q;
-  assign req_len_o   = {5'd0, rq_span_len};
-  assign ubw_valid_o = wb_q;
-  assign ubw_addr_o  = wb_addr_q;
-  assign ubw_data_o  = wb_data_q;
-  assign wf_valid_o  = state_q == StPush || early_push;
-  assign wf_data_o   = tile_q[8*N*push_q[PosBits-2:0] +: 8*N];
+  assign q_ready_o    = rq_take;
+  // (busy also while the queue head waits for weight-FIFO room: the watchdog's report
+  // names the unit that is stuck)
+  assign busy_o       = state_q != StIdle || hd_valid || rq_q || wb_q || pr_q || q_valid_i;
+  assign req_valid_o  = rq_q;
+  assign beat_ready_o = state_q == StData && out_free || state_q == StDrain;
+  assign req_addr_o   = span_addr_q;
+  assign req_len_o    = {5'd0, span_len_of(rq_in_q)};
+  assign ubw_valid_o  = wb_q;
+  assign ubw_addr_o   = wb_addr_q;
+  assign ubw_data_o   = wb_data_q;
+  assign wf_valid_o   = pr_q;
+  assign wf_data_o    = pr_data_q;
 
-  wire [Slots-1:0] retire_mask;
-  tpu_slot_mask #(.Slots(Slots)) u_retire (
-      .valid_i(state_q == StRetire), .slot_i(slot_q), .mask_o(retire_mask));
-  assign retire_o     = retire_mask;
+  wire [Slots-1:0] retire_wb, retire_pr, retire_st;
+  tpu_slot_mask #(.Slots(Slots)) u_retire_wb (
+      .valid_i(wb_done && wb_last_q), .slot_i(wb_slot_q), .mask_o(retire_wb));
+  tpu_slot_mask #(.Slots(Slots)) u_retire_pr (
+      .valid_i(pr_done && pr_last_q), .slot_i(pr_slot_q), .mask_o(retire_pr));
+  tpu_slot_mask #(.Slots(Slots)) u_retire_st (
+      .valid_i(state_q == StRetire), .slot_i(slot_q), .mask_o(retire_st));
+  assign retire_o     = retire_wb | retire_pr | retire_st;
   assign fault_o      = state_q == StRetire && fault_q;
   assign fault_pc_o   = pc_q;
-  assign read_bytes_o = last_beat && !beat_error_i ? span_len : 7'd0;
-  assign tile_o       = push_fire && push_q == N[PosBits-1:0] - 1'b1;
+  assign read_bytes_o = good_last ? span_len : 7'd0;
+  assign tile_o       = pr_done && pr_last_q;
 
-  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, beat_bytes, rq_in_q};
+  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, beat_bytes, rq_in_q, hd_count};
 endmodule
 
 `default_nettype wire
