@@ -29,7 +29,12 @@ void TlmMemory::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& dela
   uint8_t* data = tx.get_data_ptr();
   const uint8_t* enable = tx.get_byte_enable_ptr();
   const unsigned enable_len = tx.get_byte_enable_length();
-  delay += cycle_ * double(latency_ + (len + bandwidth_ - 1) / bandwidth_ - 1);
+  // the bytes move once the first are there and the channel's previous access is done
+  sc_core::sc_time& free = tx.is_read() ? read_free_ : write_free_;
+  const sc_core::sc_time now = sc_core::sc_time_stamp() + delay;
+  const sc_core::sc_time start = std::max(now + cycle_ * double(latency_), free);
+  free = start + cycle_ * double((len + bandwidth_ - 1) / bandwidth_);
+  delay = free - cycle_ - sc_core::sc_time_stamp();
   if (addr + len > mem_.size()) {
     tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;

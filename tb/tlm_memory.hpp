@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Device memory as a TLM-2.0 target (loosely timed, blocking transport). Each access
 // is annotated with the time it takes: the latency to the first byte plus the bytes
-// at the configured bandwidth. Chosen address ranges answer with an error response:
+// at the configured bandwidth, which accesses share: an access's bytes move after the
+// previous access's in the same direction (reads and writes each have their own). Chosen address ranges answer with an error response:
 // TLM_GENERIC_ERROR_RESPONSE (the AXI adapter's SLVERR) or TLM_ADDRESS_ERROR_RESPONSE
 // (DECERR); an access past the end of memory is an address error too. The debug
 // transport reads and writes the bytes without time, for the host's loads.
@@ -41,6 +42,7 @@ class TlmMemory : public sc_core::sc_module {
   std::vector<uint8_t> mem_;
   sc_core::sc_time cycle_;
   unsigned latency_ = 10, bandwidth_ = 16;
+  sc_core::sc_time read_free_ = sc_core::SC_ZERO_TIME, write_free_ = sc_core::SC_ZERO_TIME;  // channels busy until
   std::vector<ErrorRange> errors_;
 };
 

@@ -11,6 +11,7 @@ AxiSlave::AxiSlave(MemoryTarget& target, unsigned bus_bytes, double random_stall
 }
 
 void AxiSlave::reset() {
+  read_free_ = write_free_ = 0;
   reads_.clear();
   writes_.clear();
   responses_.clear();
@@ -19,9 +20,15 @@ void AxiSlave::reset() {
 }
 
 uint64_t AxiSlave::ReadBurst::ready_at(unsigned beat) const {
-  const uint64_t spread = access.total_cycles > access.first_cycles ? access.total_cycles - access.first_cycles : 0;
-  return start + access.first_cycles + (beats > 1 ? spread * beat / (beats - 1) : 0);
+  return start + (beats > 1 ? uint64_t(transfer - 1) * beat / (beats - 1) : 0);
 }
+
+namespace {
+// Cycles an access moves data: from its first bytes to its last.
+unsigned transfer_cycles(const MemAccessResult& a) {
+  return a.total_cycles > a.first_cycles ? a.total_cycles - a.first_cycles + 1 : 1;
+}
+}  // namespace
 
 void AxiSlave::violation(const std::string& what) {
   if (violations_.size() < 20) violations_.push_back("cycle " + std::to_string(now_) + ": " + what);
@@ -42,9 +49,12 @@ void AxiSlave::clock(const AxiMasterPins& in) {
   if (out_.arready && in.arvalid) {
     ++handshakes_;
     check_burst("read", in.araddr, in.arlen + 1, in.arsize, in.arburst);
-    ReadBurst b{in.araddr & align, in.arlen + 1, 0, now_, {}, {}};
+    ReadBurst b{in.araddr & align, in.arlen + 1, 0, 0, 0, {}, {}};
     b.data.assign(b.beats * bus_bytes_, 0);
     b.access = target_.read(b.base, b.data.data(), unsigned(b.data.size()));
+    b.transfer = transfer_cycles(b.access);
+    b.start = std::max(now_ + b.access.first_cycles, read_free_);
+    read_free_ = b.start + b.transfer;
     reads_.push_back(std::move(b));
   }
   const bool r_fire = out_.rvalid && in.rready;
@@ -72,7 +82,9 @@ void AxiSlave::clock(const AxiMasterPins& in) {
     if (in.wlast != last) violation("wlast does not mark the burst's last beat");
     if (last) {
       const MemAccessResult a = target_.write(b.base, b.data.data(), b.enable.data(), unsigned(b.data.size()));
-      responses_.emplace_back(now_ + a.total_cycles, a.status);
+      const uint64_t start = std::max(now_ + a.first_cycles, write_free_);
+      write_free_ = start + transfer_cycles(a);
+      responses_.emplace_back(write_free_ - 1, a.status);
       writes_.pop_front();
     }
   }

@@ -5,7 +5,10 @@
 // spread over the access time the target reported (first beat after `first_cycles`,
 // last after `total_cycles`), one per cycle at most. A write burst's beats are
 // collected and written as one access after the last; the response follows after the
-// access time. An error answer (SLVERR/DECERR) applies to every beat of a read burst
+// access time. The target's bandwidth is shared: the bursts' transfers (the access time
+// after the first bytes) follow one another, reads and writes each on their own
+// channel, so that bursts in flight together still move at most `bandwidth` bytes a
+// cycle. An error answer (SLVERR/DECERR) applies to every beat of a read burst
 // and to the write response. The port can also stall at random (arready, awready,
 // wready, rvalid, bvalid low) to shake the master's handshakes, and it records any
 // protocol violation by the master.
@@ -75,7 +78,8 @@ class AxiSlave {
   struct ReadBurst {
     uint32_t base;
     unsigned beats, sent = 0;
-    uint64_t start;
+    uint64_t start;     // the cycle its transfer begins: the first beat
+    unsigned transfer;  // cycles of the transfer
     MemAccessResult access;
     std::vector<uint8_t> data;
     uint64_t ready_at(unsigned beat) const;
@@ -95,6 +99,7 @@ class AxiSlave {
   std::mt19937 rng_;
   std::bernoulli_distribution stall_;
   uint64_t now_ = 0, handshakes_ = 0;
+  uint64_t read_free_ = 0, write_free_ = 0;  // when each channel's transfers are done
   std::deque<ReadBurst> reads_;
   std::deque<WriteBurst> writes_;
   std::deque<std::pair<uint64_t, MemStatus>> responses_;  // (due cycle, status)
