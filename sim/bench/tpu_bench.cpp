@@ -153,9 +153,11 @@ void layer_suite_table(const Config& cfg, const std::string& only, const std::st
   const int n = int(cfg.array_size);
   const double n2 = double(n) * n;
   const std::vector<Bandwidth> bws = bandwidths(cfg);
-  std::printf("\nLayer suite on the RTL, N = %d (util: of peak; shape: of the shape-limited ideal)\n", n);
-  std::printf("  %-24s %5s %-7s %9s %9s %9s %6s %6s %7s %7s %7s  %-7s %s\n", "layer", "batch", "memory", "cycles",
-              "ideal", "shape", "util", "shape", "wstall", "raw", "dma", "check", "lowering");
+  std::printf("\nLayer suite on the RTL, N = %d (util: of peak; shape: of the shape-limited ideal; memory: the "
+              "cycles\nits bytes take at the memory's bandwidth; roof: of the larger of shape and memory)\n", n);
+  std::printf("  %-24s %5s %-7s %9s %9s %9s %9s %6s %6s %6s %7s %7s %7s  %-7s %s\n", "layer", "batch", "memory",
+              "cycles", "ideal", "shape", "memory", "util", "shape", "roof", "wstall", "raw", "dma", "check",
+              "lowering");
   std::mt19937 rng(2026);
   bool found = false;
   for (SuiteLayer& s : layer_suite()) {
@@ -186,8 +188,11 @@ void layer_suite_table(const Config& cfg, const std::string& only, const std::st
       const bench::Measured m = bench::run_plain<Vcore_n16>(cfg, dram, img.entry, t, true);
       const Counters& k = m.result.counters;
       const double cycles = double(k.cycles.value_or(0)), ideal = double(c.macs) / n2;
-      std::printf("  %-24s %5d %-7s %9.0f %9.0f %9.0f %5.1f%% %5.1f%% %7llu %7llu %7llu  %-7s %s\n", s.name, c.batch,
-                  bw.name, cycles, ideal, shape, pct(ideal, cycles), pct(shape, cycles),
+      // reads (data and the instructions' 16 bytes each) and writes have a channel each
+      const double memory = double(std::max(k.dram_read_bytes + 16 * k.instructions, k.dram_write_bytes)) / bw.bytes;
+      std::printf("  %-24s %5d %-7s %9.0f %9.0f %9.0f %9.0f %5.1f%% %5.1f%% %5.1f%% %7llu %7llu %7llu  %-7s %s\n",
+                  s.name, c.batch, bw.name, cycles, ideal, shape, memory, pct(ideal, cycles), pct(shape, cycles),
+                  pct(std::max(shape, memory), cycles),
                   (unsigned long long)k.weight_stall.value_or(0), (unsigned long long)k.raw_stall.value_or(0),
                   (unsigned long long)k.dma_wait.value_or(0), m.match ? "ok" : "MISMATCH", lowering.c_str());
       if (!m.match) std::printf("    %s\n", m.report.c_str()), ok = false;
@@ -195,7 +200,8 @@ void layer_suite_table(const Config& cfg, const std::string& only, const std::st
       o << "{\"layer\": \"" << s.name << "\", \"batch\": " << c.batch << ", \"memory\": \"" << bw.name
         << "\", \"bytes_per_cycle\": " << bw.bytes << ", \"cycles\": " << cycles << ", \"ideal_cycles\": " << ideal
         << ", \"shape_ideal_cycles\": " << shape << ", \"utilization\": " << ideal / cycles
-        << ", \"shape_utilization\": " << shape / cycles << ", \"weight_stall\": " << k.weight_stall.value_or(0)
+        << ", \"shape_utilization\": " << shape / cycles << ", \"memory_cycles\": " << memory
+        << ", \"roofline_utilization\": " << std::max(shape, memory) / cycles << ", \"weight_stall\": " << k.weight_stall.value_or(0)
         << ", \"raw_stall\": " << k.raw_stall.value_or(0) << ", \"dma_wait\": " << k.dma_wait.value_or(0)
         << ", \"dram_bytes\": " << (k.dram_read_bytes + k.dram_write_bytes) << ", \"lowering\": \"" << lowering
         << "\", \"matches_model\": " << (m.match ? "true" : "false") << "}";
