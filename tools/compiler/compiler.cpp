@@ -212,18 +212,23 @@ Tensor Lowering::dense(size_t l, const QuantLayer& L, const Tensor& x) {
   if (nt_count > 1 && nt_count * b_ <= int(cfg_->acc_rows)) {
     // every output tile at once: each input K tile, as soon as it is loaded, goes
     // through all output tiles, and no multiply waits on the sums of the one before
-    for (int kt = 0; kt < kt_count; ++kt) {
-      load_input_tile(kt);
-      for (int nt = 0; nt < nt_count; ++nt) mmc(in_ub + kt * b_, b_, nt * b_, true, kt > 0, tile(kt, nt));
-    }
+    // (the next K tile loads behind the first multiply of this one, not in front of its
+    // own: an mmc waiting for its rows at issue holds up everything behind it)
+    load_input_tile(0);
+    for (int kt = 0; kt < kt_count; ++kt)
+      for (int nt = 0; nt < nt_count; ++nt) {
+        mmc(in_ub + kt * b_, b_, nt * b_, true, kt > 0, tile(kt, nt));
+        if (nt == 0) load_input_tile(kt + 1);
+      }
     for (int nt = 0; nt < nt_count; ++nt) act(nt * b_, out_ub + nt * b_, b_, params + 9 * nt, L, 1);
   } else {
     const int bufs = acc_buffers(b_, nt_count, what);
     for (int nt = 0; nt < nt_count; ++nt) {
       const int acc = (nt % bufs) * b_;
+      load_input_tile(0);
       for (int kt = 0; kt < kt_count; ++kt) {
-        load_input_tile(kt);
         mmc(in_ub + kt * b_, b_, acc, true, kt > 0, tile(kt, nt));
+        load_input_tile(kt + 1);
       }
       act(acc, out_ub + nt * b_, b_, params + 9 * nt, L, 1);
     }
