@@ -320,11 +320,16 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
   for (int b = 0; b < int(copies_.size()); ++b)  // an item's padded copy goes before its loads
     for (const Line& line : copies_[b]) loads.push_back({due(b, 0, 0, -1), line});
   copies_.clear();
-  auto load = [&](int when, auto&& emit_rhm) {
+  // the lines that emit_lines() appends to the body, taken out of it
+  auto capture = [&](auto&& emit_lines) {
     const size_t before = body_.size();
-    emit_rhm();
-    for (size_t i = before; i < body_.size(); ++i) loads.push_back({when, body_[i]});
+    emit_lines();
+    std::vector<Line> out(body_.begin() + long(before), body_.end());
     body_.resize(before);
+    return out;
+  };
+  auto load = [&](int when, auto&& emit_rhm) {
+    for (const Line& line : capture(emit_rhm)) loads.push_back({when, line});
   };
   const std::string zp = L.padded() ? zero_point_row(L.in_zp) : "";
   const int Hp = L.in.h + L.pad_t + L.pad_b, seglen = g.kxp > 1 ? g.kxp * C : 0;
@@ -409,13 +414,6 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
       chunks.push_back({int(k), t1 - 1, t1, r0, r0 + (R - r0) / 2, true});
     chunks.push_back({int(k), t1 - 1, t1, r0, R, true});
   }
-  auto capture = [&](auto&& emit_lines) {
-    const size_t before = body_.size();
-    emit_lines();
-    std::vector<Line> out(body_.begin() + long(before), body_.end());
-    body_.resize(before);
-    return out;
-  };
   auto acc_of = [&](int k, int nt) { return ((k % bufs) * per_step + nt - steps[k].nt0) * region; };
   auto out_of = [&](int k, int nt) { return out_ub + ((k % slots) * per_step + nt - steps[k].nt0) * max_rows; };
   // The stores of rows [r0, r1) of a band's output tile: one whm per run of rows that
