@@ -2,9 +2,10 @@
 // The controller: run state, decode and in-order issue into the per-unit queues,
 // the interlock scoreboard, error collection, memory scrubbing and the counters.
 //
-// Issue: the instruction at the head of the fetch buffer is decoded and checked
-// (fetch faults, static checks, then the weight-FIFO rule, which depends only on
-// program order). A unit instruction issues when the scoreboard finds no RAW, WAR or
+// Issue: the instruction at the head of the fetch buffer is decoded into a register
+// (a stage of its own, so that the decoder's products and range sums are not on the
+// path through the scoreboard) and checked from there (fetch faults, static checks,
+// then the weight-FIFO rule, which depends only on program order). A unit instruction issues when the scoreboard finds no RAW, WAR or
 // WAW clash with another unit's in-flight instruction and its queue has room. An `rhm`
 // or `rw` waits until older `whm`s whose bytes it may read are done, so that it reads
 // what they wrote (the in-flight `whm`s are tracked as one byte range, their union).
@@ -52,6 +53,7 @@ module tpu_controller #(
     output wire [127:0]           q_instr_o,
     output wire [31:0]            q_pc_o,
     output wire [SlotBits-1:0]    q_slot_o,
+    output wire                   pop_o,         // the decoded instruction leaves (issued or retired)
     input  wire [3:0]             unit_idle_i,   // queue empty and nothing executing
     input  wire [SlotBits-1:0]    whm_slot_i,    // slot of the whm at the DMA-out queue head
     output wire                   whm_hold_o,    // ... which must not start yet (its fence)
@@ -119,12 +121,34 @@ module tpu_controller #(
   reg                       whm_any_q;    // whm ranges below are in flight
   reg  [31:0]               whm_lo_q;
   reg  [32:0]               whm_hi_q;
+  // Decode stage: the fetch buffer's head is decoded into a register, and issue works
+  // from the register (the decoder's products and comparisons are a cycle of their own).
+  wire [3:0]                f_op, f_dec_err;
+  wire [1:0]                f_unit;
+  wire [3:0]                f_en;
+  wire [4*AddrBits-1:0]     f_lo;
+  wire [4*(AddrBits+1)-1:0] f_hi;
+  wire [31:0]               f_mem_lo;
+  wire [32:0]               f_mem_hi;
   tpu_decode #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
                .DramBytes(DramBytes), .AddrBits(AddrBits)) u_decode (
-      .instr_i(f_instr_i), .op_o(op), .error_o(dec_err), .unit_o(unit), .en_o(en),
-      .lo_o(lo), .hi_o(hi), .mem_lo_o(mem_lo), .mem_hi_o(mem_hi));
+      .instr_i(f_instr_i), .op_o(f_op), .error_o(f_dec_err), .unit_o(f_unit), .en_o(f_en),
+      .lo_o(f_lo), .hi_o(f_hi), .mem_lo_o(f_mem_lo), .mem_hi_o(f_mem_hi));
 
-  wire sw = f_instr_i[TPU_MMC_SWITCH_LSB];
+  reg                       d_valid_q;
+  reg  [127:0]              d_instr_q;
+  reg  [31:0]               d_pc_q;
+  reg  [3:0]                d_fault_q, d_op_q, d_err_q;
+  reg  [1:0]                d_unit_q;
+  reg  [3:0]                d_en_q;
+  reg  [4*AddrBits-1:0]     d_lo_q;
+  reg  [4*(AddrBits+1)-1:0] d_hi_q;
+  reg  [31:0]               d_mem_lo_q;
+  reg  [32:0]               d_mem_hi_q;
+  assign op = d_op_q, dec_err = d_err_q, unit = d_unit_q, en = d_en_q, lo = d_lo_q, hi = d_hi_q;
+  assign mem_lo = d_mem_lo_q, mem_hi = d_mem_hi_q;
+
+  wire sw = d_instr_q[TPU_MMC_SWITCH_LSB];
   reg [3:0] wf_err;
   always @(*) begin
     wf_err = TPU_ERR_NONE;
@@ -132,10 +156,10 @@ module tpu_controller #(
     if (op == TPU_OP_MMC && (sw ? tiles_q == {TileBits{1'b0}} : !has_active_q))
       wf_err = TPU_ERR_WEIGHT_FIFO;
   end
-  wire [3:0] head_err = f_fault_i != TPU_ERR_NONE ? f_fault_i :
+  wire [3:0] head_err = d_fault_q != TPU_ERR_NONE ? d_fault_q :
                         dec_err != TPU_ERR_NONE   ? dec_err : wf_err;
 
-  wire head      = running && !stopping_q && f_valid_i;
+  wire head      = running && !stopping_q && d_valid_q;
   wire bad       = head && head_err != TPU_ERR_NONE;
   wire is_unit   = op == TPU_OP_RHM || op == TPU_OP_WHM || op == TPU_OP_RW ||
                    op == TPU_OP_MMC || op == TPU_OP_ACT;
@@ -169,8 +193,8 @@ module tpu_controller #(
     f_any  = err_q;
     f_code = err_code_q;
     f_pc   = err_pc_q;
-    if (bad && (!f_any || f_pc_i < f_pc)) begin
-      f_any = 1'b1; f_code = head_err; f_pc = f_pc_i;
+    if (bad && (!f_any || d_pc_q < f_pc)) begin
+      f_any = 1'b1; f_code = head_err; f_pc = d_pc_q;
     end
     for (u = 0; u < 3; u = u + 1)
       if (fault_i[u] && (!f_any || fault_pc_i[32*u +: 32] < f_pc)) begin
@@ -225,13 +249,37 @@ module tpu_controller #(
       tiles_q      <= {TileBits{1'b0}};
       has_active_q <= 1'b0;
     end else begin
-      if (head) pc_q <= f_pc_i;
+      if (head) pc_q <= d_pc_q;
       if (drained && err_q) pc_q <= err_pc_q;
       if (issue && op == TPU_OP_RW) tiles_q <= tiles_q + 1'b1;
       if (issue && op == TPU_OP_MMC && sw) begin
         tiles_q      <= tiles_q - 1'b1;
         has_active_q <= 1'b1;
       end
+    end
+  end
+
+  // The decode register takes the fetch buffer's head when it is empty or its
+  // instruction leaves; it is emptied when a run begins and while the run stops.
+  wire d_take = running && !stopping_q && f_valid_i && (!d_valid_q || pop);
+  always @(posedge clk_i) begin
+    if (!rst_ni || begin_run || (running && stopping_q)) d_valid_q <= 1'b0;
+    else if (d_take)                                    d_valid_q <= 1'b1;
+    else if (pop)                                       d_valid_q <= 1'b0;
+  end
+  always @(posedge clk_i) begin
+    if (d_take) begin
+      d_instr_q  <= f_instr_i;
+      d_pc_q     <= f_pc_i;
+      d_fault_q  <= f_fault_i;
+      d_op_q     <= f_op;
+      d_err_q    <= f_dec_err;
+      d_unit_q   <= f_unit;
+      d_en_q     <= f_en;
+      d_lo_q     <= f_lo;
+      d_hi_q     <= f_hi;
+      d_mem_lo_q <= f_mem_lo;
+      d_mem_hi_q <= f_mem_hi;
     end
   end
 
@@ -299,11 +347,12 @@ module tpu_controller #(
 
   assign fetch_start_o = begin_run;
   assign fetch_stop_o  = !running || stopping_q;
-  assign f_ready_o     = pop;
+  assign f_ready_o     = d_take;
   assign q_valid_o     = issue ? (4'b0001 << unit) : 4'b0000;
-  assign q_instr_o     = f_instr_i;
-  assign q_pc_o        = f_pc_i;
+  assign q_instr_o     = d_instr_q;
+  assign q_pc_o        = d_pc_q;
   assign q_slot_o      = sb_slot;
+  assign pop_o         = pop;
   assign err_valid_o   = err_q;
   assign err_pc_o      = err_pc_q;
   assign clear_o       = begin_run;

@@ -120,6 +120,7 @@ module tpu_core #(
   // ---- controller and fetch -----------------------------------------------------------
   wire         fetch_start, fetch_stop, fetch_busy;
   wire         f_valid, f_ready;
+  wire         d_pop;        // an instruction left decode (issued, or retired at once)
   wire [127:0] f_instr;
   wire [31:0]  f_pc;
   wire [3:0]   f_fault;
@@ -146,7 +147,7 @@ module tpu_core #(
       .f_valid_i(f_valid), .f_ready_o(f_ready), .f_instr_i(f_instr), .f_pc_i(f_pc),
       .f_fault_i(f_fault),
       .q_valid_o(q_push), .q_ready_i(q_ready), .q_instr_o(q_instr), .q_pc_o(q_pc),
-      .q_slot_o(q_slot), .unit_idle_i(unit_idle),
+      .q_slot_o(q_slot), .pop_o(d_pop), .unit_idle_i(unit_idle),
       .whm_slot_i(whm_head_slot), .whm_hold_o(whm_hold),
       .retire_i(retire_in | retire_mmc | retire_act | retire_out),
       .fault_i({fault_out, fault_act, fault_in}),
@@ -218,9 +219,9 @@ module tpu_core #(
   wire unit_busy_in, unit_busy_mmc, unit_busy_act, unit_busy_out;
   assign unit_idle = ~(qh_valid | {unit_busy_out, unit_busy_act, unit_busy_mmc, unit_busy_in});
   assign dbg_unit_busy_o = {unit_busy_out, unit_busy_act, unit_busy_mmc, unit_busy_in};
-  assign trace_issue_o   = f_ready;
-  assign trace_pc_o      = f_pc;
-  assign trace_op_o      = f_instr[3:0];
+  assign trace_issue_o   = d_pop;
+  assign trace_pc_o      = q_pc;
+  assign trace_op_o      = q_instr[3:0];
   assign trace_slot_o    = q_slot;
   assign trace_retire_o  = retire_in | retire_mmc | retire_act | retire_out;
 
