@@ -135,18 +135,14 @@ module tpu_controller #(
       .instr_i(f_instr_i), .op_o(f_op), .error_o(f_dec_err), .unit_o(f_unit), .en_o(f_en),
       .lo_o(f_lo), .hi_o(f_hi), .mem_lo_o(f_mem_lo), .mem_hi_o(f_mem_hi));
 
-  reg                       d_valid_q;
-  reg  [127:0]              d_instr_q;
-  reg  [31:0]               d_pc_q;
-  reg  [3:0]                d_fault_q, d_op_q, d_err_q;
-  reg  [1:0]                d_unit_q;
-  reg  [3:0]                d_en_q;
-  reg  [4*AddrBits-1:0]     d_lo_q;
-  reg  [4*(AddrBits+1)-1:0] d_hi_q;
-  reg  [31:0]               d_mem_lo_q;
-  reg  [32:0]               d_mem_hi_q;
-  assign op = d_op_q, dec_err = d_err_q, unit = d_unit_q, en = d_en_q, lo = d_lo_q, hi = d_hi_q;
-  assign mem_lo = d_mem_lo_q, mem_hi = d_mem_hi_q;
+  // the register: the instruction, its pc and fetch fault, and the decoder's results
+  localparam integer DecWidth = 4 + 4 + 2 + 4 + 4 * AddrBits + 4 * (AddrBits + 1) + 32 + 33;
+  reg                  d_valid_q;
+  reg  [127:0]         d_instr_q;
+  reg  [31:0]          d_pc_q;
+  reg  [3:0]           d_fault_q;
+  reg  [DecWidth-1:0]  d_dec_q;
+  assign {op, dec_err, unit, en, lo, hi, mem_lo, mem_hi} = d_dec_q;
 
   wire sw = d_instr_q[TPU_MMC_SWITCH_LSB];
   reg [3:0] wf_err;
@@ -272,14 +268,7 @@ module tpu_controller #(
       d_instr_q  <= f_instr_i;
       d_pc_q     <= f_pc_i;
       d_fault_q  <= f_fault_i;
-      d_op_q     <= f_op;
-      d_err_q    <= f_dec_err;
-      d_unit_q   <= f_unit;
-      d_en_q     <= f_en;
-      d_lo_q     <= f_lo;
-      d_hi_q     <= f_hi;
-      d_mem_lo_q <= f_mem_lo;
-      d_mem_hi_q <= f_mem_hi;
+      d_dec_q    <= {f_op, f_dec_err, f_unit, f_en, f_lo, f_hi, f_mem_lo, f_mem_hi};
     end
   end
 
