@@ -50,8 +50,8 @@ struct RetireLog {
     sim.on_cycle = [this](V& d, uint64_t c) {
       // Outputs after the edge describe the coming cycle; record them by that cycle.
       if (d.trace_issue_o) slot_pc[d.trace_slot_o] = d.trace_pc_o;
-      for (int s = 0; s < 8; ++s)
-        if ((d.trace_retire_o >> s) & 1) retired[slot_pc[s]] = c;
+      for (int s = 0; s < int(8 * sizeof d.trace_retire_o); ++s)  // every scoreboard slot
+        if ((uint64_t(d.trace_retire_o) >> s) & 1) retired[slot_pc[s]] = c;
     };
   }
   uint64_t at(uint32_t pc) const {
