@@ -207,13 +207,21 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
   for (int ky = 0; ky < L.kh; ++ky)
     for (int kx0 = 0; kx0 < L.kw; kx0 += g.kxp)
       for (int cb = 0; cb < g.blocks; ++cb) groups.push_back({ky, kx0, std::min(g.kxp, L.kw - kx0), cb});
+  // Where pooling plane p's taps of group gr start in the padded input, and which of the
+  // S x S phases that is.
+  struct Offset {
+    int ey, ex, phase;
+  };
+  auto offset = [&](int p, const Group& gr) {
+    const int ey = (p / P) * s + gr.ky, ex = (p % P) * s + gr.kx0;
+    return Offset{ey, ex, (ey % S) * S + ex % S};
+  };
   // The phases some tap of some pooling plane reads.
   std::vector<int> phase(S * S, -1);
   int phases = 0;
   for (int p = 0; p < planes; ++p)
     for (const Group& gr : groups) {
-      const int ey = (p / P) * s + gr.ky, ex = (p % P) * s + gr.kx0;
-      int& ph = phase[(ey % S) * S + ex % S];
+      int& ph = phase[offset(p, gr).phase];
       if (ph < 0) ph = phases++;
     }
 
@@ -296,13 +304,11 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
   const int G = int(groups.size());
   std::vector<int> reach(G, 0);  // plane rows past a band's last output row that group gi reads
   for (int gi = 0; gi < G; ++gi)
-    for (int p = 0; p < planes; ++p) reach[gi] = std::max(reach[gi], ((p / P) * s + groups[gi].ky) / S);
+    for (int p = 0; p < planes; ++p) reach[gi] = std::max(reach[gi], offset(p, groups[gi]).ey / S);
   // does group gi read phase ph (of some pooling plane)?
   auto reads = [&](int gi, int ph) {
-    for (int p = 0; p < planes; ++p) {
-      const int ey = (p / P) * s + groups[gi].ky, ex = (p % P) * s + groups[gi].kx0;
-      if (phase[(ey % S) * S + ex % S] == ph) return true;
-    }
+    for (int p = 0; p < planes; ++p)
+      if (phase[offset(p, groups[gi]).phase] == ph) return true;
     return false;
   };
   auto due = [&](int b, int r, int cb, int ph) {
@@ -476,13 +482,13 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
       const int tile = rw_tile(label, tile_at[gi][nt], klanes[gi], std::min(n_, OC - nt * n_));
       bool first = true;
       for (int p = 0; p < planes; ++p) {
-        const int ey = (p / P) * s + gr.ky, ex = (p % P) * s + gr.kx0;
+        const Offset o = offset(p, gr);
         for (int j = 0; j < band.nb; ++j) {
           const int a = std::max(c.r0 - j * band.rows, 0), e = std::min(c.r1 - j * band.rows, band.rows);
           for (int part = 0; part < parts && a < e; ++part) {
             const int r0 = a + (e - a) * part / parts, r1 = a + (e - a) * (part + 1) / parts;
-            const int ub = plane_base(phase[(ey % S) * S + ex % S], gr.cb) + (band.b0 + j) * HW +
-                           (band.y0 + ey / S) * Wq + ex / S + r0;
+            const int ub = plane_base(phase[o.phase], gr.cb) + (band.b0 + j) * HW + (band.y0 + o.ey / S) * Wq +
+                           o.ex / S + r0;
             mm.push_back({gi, ub, r1 - r0, acc_of(c.k, nt) + (p * band.nb + j) * band.rows + r0, tile, first});
             first = false;
           }
