@@ -50,9 +50,12 @@ module tpu_act_seq #(
     // result rows to the unified buffer (data: the activation unit's output)
     output wire                   ubw_valid_o,
     output wire [UbBits-1:0]      ubw_addr_o,
-    // every unified-buffer write, from any unit (invalidates the loaded parameters)
+    // every unified-buffer write, from any unit, on either port (invalidates the loaded
+    // parameters)
     input  wire                   ub_we_i,
     input  wire [UbBits-1:0]      ub_wa_i,
+    input  wire                   ub_we2_i,
+    input  wire [UbBits-1:0]      ub_wa2_i,
     // completion
     output wire [Slots-1:0]       retire_o,
     output wire                   fault_o,
@@ -94,6 +97,10 @@ module tpu_act_seq #(
   wire [UbBits-1:0]  q_params  = q_instr_i[TPU_ACT_PARAMS_LSB +: UbBits];
   wire [UbBits-1:0]  off_old   = ub_wa_i - loaded_at_q;   // wraps above any block for rows below it
   wire [UbBits-1:0]  off_new   = ub_wa_i - params;
+  wire [UbBits-1:0]  off_old2  = ub_wa2_i - loaded_at_q;
+  wire [UbBits-1:0]  off_new2  = ub_wa2_i - params;
+  wire               hit_new   = (ub_we_i && off_new < 9) || (ub_we2_i && off_new2 < 9);
+  wire               hit_old   = (ub_we_i && off_old < 9) || (ub_we2_i && off_old2 < 9);
   wire               loaded_hit = loaded_q && q_params == loaded_at_q;
 
   wire take      = state_q == StIdle && q_valid_i;
@@ -129,9 +136,9 @@ module tpu_act_seq #(
     if (!rst_ni) begin
       loaded_q <= 1'b0;
     end else if (state_q == StCheck) begin
-      loaded_q    <= !shift_error_i && !(ub_we_i && off_new < 9);
+      loaded_q    <= !shift_error_i && !hit_new;
       loaded_at_q <= params;
-    end else if (ub_we_i && off_old < 9) begin
+    end else if (hit_old) begin
       loaded_q <= 1'b0;
     end
   end

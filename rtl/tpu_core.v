@@ -6,7 +6,8 @@
 //
 // Shared ports, arbitrated here by fixed priority:
 //   unified-buffer read:  activation parameters > whm rows > mmc input rows
-//   unified-buffer write: scrubbing (idle only) > activation results > rhm rows
+//   unified-buffer write: scrubbing (idle only) > activation results on port 1; rhm rows
+//                         on port 2, beside port 1 when in the other bank
 //   AXI read engine:      instruction fetch > rhm/rw spans (several spans in flight)
 `default_nettype none
 
@@ -22,6 +23,7 @@ module tpu_core #(
     parameter integer MaxBeats   = 16,   // longest AXI burst
     parameter integer ReadBursts = 32,   // AXI read bursts in flight (one-beat rows: covers the memory latency)
     parameter integer SerialAct  = 0,    // 1: one requantization lane serves all N (small FPGAs)
+    parameter integer GatherSegs = 3,    // DMA window gather of rows of up to this many segments (0: off)
     parameter integer WedgeWfifo = 0     // test only: 1 blocks the weight FIFO's input
 ) (
     input  wire                    clk_i,
@@ -239,17 +241,19 @@ module tpu_core #(
   wire                ubw_act, ubw_in;
   wire [UbBits-1:0]   ubw_addr_act, ubw_addr_in;
   wire [N*8-1:0]      ubw_data_in, act_out;
-  wire                ubw_in_ready = !scrub && !ubw_act;
-  wire                ub_we = scrub || ubw_act || ubw_in;
-  wire [UbBits-1:0]   ub_wa = scrub ? scrub_addr[UbBits-1:0] : ubw_act ? ubw_addr_act : ubw_addr_in;
-  wire [N*8-1:0]      ub_wd = scrub ? {N*8{1'b0}} : ubw_act ? act_out : ubw_data_in;
+  wire                ubw_in_ready = !scrub && (!ubw_act || ubw_addr_act[1:0] != ubw_addr_in[1:0]);
+  wire                ub_we = scrub || ubw_act;   // port 1
+  wire [UbBits-1:0]   ub_wa = scrub ? scrub_addr[UbBits-1:0] : ubw_addr_act;
+  wire [N*8-1:0]      ub_wd = scrub ? {N*8{1'b0}} : act_out;
+  wire                ub_we2 = ubw_in && ubw_in_ready;   // port 2
   tpu_unified_buffer #(.ArraySize(N), .Rows(UbRows)) u_ub (
       .clk_i,
       .a_en_i(ubr_mmc), .a_addr_i(ubr_addr_mmc), .a_data_o(ub_rd_data),
       .b_en_i(ubr_act || ubr_out), .b_addr_i(ubr_act ? ubr_addr_act : ubr_addr_out), .b_ok_o(ub_b_ok),
       .b_data_o(ub_out_data),
       .wr_en_i(ub_we && (!scrub || {1'b0, scrub_addr} < UbRows[ScrubBits:0])),
-      .wr_addr_i(ub_wa), .wr_data_i(ub_wd));
+      .wr_addr_i(ub_wa), .wr_data_i(ub_wd),
+      .w2_en_i(ub_we2), .w2_addr_i(ubw_addr_in), .w2_data_i(ubw_data_in));
 
   wire                acc_we, acc_accumulate;
   wire [AccBits-1:0]  acc_wa;
@@ -305,7 +309,7 @@ module tpu_core #(
 
   // ---- unit sequencers -------------------------------------------------------------------
   tpu_dma_in #(.ArraySize(N), .DataBits(DmaWidth), .UbRows(UbRows), .Slots(Slots),
-               .WfFreeBits(WfFreeBits)) u_dma_in (
+               .WfFreeBits(WfFreeBits), .GatherSegs(GatherSegs)) u_dma_in (
       .clk_i, .rst_ni(rst_n),
       .q_valid_i(qh_valid[0]), .q_ready_o(qh_ready[0]), .q_instr_i(qh_data[0][127:0]),
       .q_pc_i(qh_data[0][QWidth-1 -: 32]), .q_slot_i(qh_data[0][128 +: SlotBits]),
@@ -344,6 +348,7 @@ module tpu_core #(
       .in_last_o(act_last), .act_accept_i(act_accept), .out_valid_i(act_out_valid),
       .acc_rd_o(acc_rd), .acc_addr_o(acc_ra),
       .ubw_valid_o(ubw_act), .ubw_addr_o(ubw_addr_act), .ub_we_i(ub_we), .ub_wa_i(ub_wa),
+      .ub_we2_i(ub_we2), .ub_wa2_i(ubw_addr_in),
       .retire_o(retire_act), .fault_o(fault_act), .fault_pc_o(fault_pc_act));
 
   wire                wr_cmd_valid, wr_cmd_ready, wr_rsp_valid, wr_rsp_ready, wr_rsp_error;

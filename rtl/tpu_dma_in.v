@@ -4,7 +4,13 @@
 // rhm: for each row, one read span per segment; the beats' bytes are gathered into a
 // zero-filled row buffer at segment offset s*seglen, then the row goes to a write
 // register that writes it to the unified buffer while the next row's beats arrive (a
-// row of one beat per cycle). rw: one span per memory row. Without transpose each
+// row of one beat per cycle). Window gather: when the rows of an rhm lie close together
+// (segments of up to GatherSegs, and m rows of one segment within 2*Bytes+1 bytes for
+// some m >= 1) the rows go in groups of m + 1: one span per segment covers the whole
+// group and lands, as whole beats, in a window of 3 beats per segment, and the group's
+// rows are cut from the windows, one per cycle, while the next group's beats fill a
+// second bank. A 3x3 im2col row of three 5-byte segments then costs about one beat
+// instead of three spans. rw: one span per memory row. Without transpose each
 // memory row is a tile row: it goes to a push register that puts it into the weight
 // FIFO while the next rows arrive, and zero rows follow for k < N. With transpose the
 // bytes land in an N x N tile buffer as columns, and the N rows are pushed after the
@@ -30,7 +36,8 @@ module tpu_dma_in #(
     parameter integer UbRows    = 4096,
     parameter integer Slots     = 8,
     parameter integer WfFreeBits = 8,
-    parameter integer HandDepth = 4   // instructions the requester may run ahead
+    parameter integer HandDepth = 4,  // instructions the requester may run ahead
+    parameter integer GatherSegs = 0  // window gather of rows of up to this many segments (0: off)
 ) (
     input  wire                   clk_i,
     input  wire                   rst_ni,
@@ -80,7 +87,13 @@ module tpu_dma_in #(
   localparam integer UbBits   = $clog2(UbRows);
   localparam integer PosBits  = $clog2(N) + 1;   // 0..N
 
-  localparam integer HandWidth = 128 + 32 + SlotBits;
+  // window gather: rows per group - 1 is 0 or a power of two up to 2*Bytes
+  localparam integer GBits    = $clog2(2 * Bytes + 2);
+  localparam integer KMax     = $clog2(2 * Bytes);
+  localparam integer WinBytes = 3 * Bytes;           // a span of <= 2*Bytes+1 bytes is <= 3 beats
+  localparam integer WinSegs  = (GatherSegs > 0) ? GatherSegs : 1;
+  localparam integer ShBytes  = (WinBytes > N) ? WinBytes : N;
+  localparam integer HandWidth = 128 + 32 + SlotBits + GBits;
   localparam integer OwedBits   = WfFreeBits + 1;
 
   localparam [2:0] StIdle = 3'd0, StData = 3'd1, StTail = 3'd2, StDrain = 3'd3, StRetire = 3'd4;
@@ -96,6 +109,36 @@ module tpu_dma_in #(
   function automatic [6:0] mem_rows_of(input [127:0] i);
     mem_rows_of = {1'b0, i[TPU_RW_TRANSPOSE_LSB] ? i[TPU_RW_N_LSB +: 6] : i[TPU_RW_K_LSB +: 6]} + 7'd1;
   endfunction
+  // Window gather: the most rows - 1 (0 or a power of two) of a group, whose segment's
+  // span m*stride + seglen fits 2*Bytes+1 bytes; 0 when the rhm is not gathered.
+  function automatic [GBits-1:0] window_m1(input [3:0] op, input [15:0] rows_m1, input [15:0] stride,
+                                           input [5:0] seglen_m1, input [5:0] segs_m1);
+    integer k;
+    reg [31:0] len;
+  begin
+    window_m1 = {GBits{1'b0}};
+    // (one segment: only rows that overlap gain)
+    if (GatherSegs > 0 && op == TPU_OP_RHM && {26'd0, segs_m1} < GatherSegs && rows_m1 != 16'd0 &&
+        (segs_m1 != 6'd0 || stride <= {10'd0, seglen_m1}))
+      for (k = 0; k <= KMax; k = k + 1) begin
+        len = ({16'd0, stride} << k) + {26'd0, seglen_m1} + 32'd1;
+        if (len <= 2 * Bytes + 1) window_m1 = 1 << k;
+      end
+  end
+  endfunction
+  // The rows - 1 of the next group: up to the largest, and no more than are left.
+  function automatic [GBits-1:0] group_m1(input [GBits-1:0] limit, input [16:0] rows_left_m1);
+    group_m1 = rows_left_m1 < {{(17-GBits){1'b0}}, limit} ? rows_left_m1[GBits-1:0] : limit;
+  endfunction
+  // m * stride (both small: stride <= 2*Bytes+1 in a window), by shifts and adds.
+  function automatic [15:0] times(input [GBits-1:0] m, input [15:0] stride);
+    integer k;
+  begin
+    times = 16'd0;
+    for (k = 0; k < GBits; k = k + 1)
+      if (m[k]) times = times + (stride << k);
+  end
+  endfunction
 
   // requester
   reg  [127:0]        rq_in_q;     // its instruction
@@ -106,6 +149,7 @@ module tpu_dma_in #(
   reg  [31:0]         span_addr_q; // first byte of its next span
   reg  [FlyBits-1:0]  fly_q;       // spans requested, last beat not yet consumed (both stages)
   reg  [OwedBits-1:0] owed_q;      // weight-FIFO rows that taken rw will still push
+  reg  [GBits-1:0]    rq_gm1_q;    // window gather: the largest group's rows - 1 (0: off)
 
   // consumer
   reg  [2:0]          state_q;
@@ -128,6 +172,22 @@ module tpu_dma_in #(
   reg                 pr_q, pr_last_q;
   reg  [N*8-1:0]      pr_data_q;
   reg  [SlotBits-1:0] pr_slot_q;
+  // window gather: two banks of a window per segment; the fill side (f_) puts each
+  // group's beats into a free bank, the emit side (e_) cuts rows from a full one
+  reg  [GBits-1:0]    gm1_q;       // the instruction's largest group (0: not gathered)
+  reg  [2*WinSegs*WinBytes*8-1:0] win_q;   // [bank][segment] windows of 3 beats
+  reg  [2*WinSegs*LaneBits-1:0]   off_q;   // [bank][segment]: where its span starts in beat 0
+  reg  [1:0]          full_q;
+  // each full bank's group: where its rows go and how to cut them, so that rows leave
+  // while the consumer already fills the next instruction's groups
+  localparam integer MetaBits = UbBits + GBits + 8 + 7 + 6 + SlotBits + 1;
+  reg  [2*MetaBits-1:0] meta_q;
+  reg                 f_bank_q, e_bank_q;
+  reg  [5:0]          f_seg_q;
+  reg  [1:0]          f_beat_q;
+  reg  [16:0]         f_row_q;     // first row of the group being filled
+  reg  [GBits-1:0]    e_row_q;     // row within the group being emitted
+  reg  [7:0]          e_off_q;     // its offset: e_row * stride
 
   wire        is_rw     = in_q[3:0] == TPU_OP_RW;
   wire        transpose = in_q[TPU_RW_TRANSPOSE_LSB];
@@ -144,6 +204,10 @@ module tpu_dma_in #(
   wire [15:0] rq_segstride = rq_in_q[TPU_RHM_SEGSTRIDE_LSB +: 16];
   wire [5:0]  rq_segs_m1   = rq_in_q[TPU_RHM_SEGS_LSB +: 6];
   wire [6:0]  rq_mem_rows  = mem_rows_of(rq_in_q);
+  wire [5:0]  rq_seglen_m1 = rq_in_q[TPU_RHM_SEGLEN_LSB +: 6];
+  wire        rq_win       = rq_gm1_q != {GBits{1'b0}};
+  wire [GBits-1:0] rq_m1   = group_m1(rq_gm1_q, {1'b0, rq_rows_m1 - rq_row_q});
+  wire [15:0] rq_mstride   = times(rq_m1, rq_stride);
 
   // The hand-off: instructions the requester has taken, in order, for the consumer.
   wire                 hd_valid, hd_room;
@@ -152,14 +216,18 @@ module tpu_dma_in #(
   wire [127:0]         hd_instr = hd_data[127:0];
   wire [31:0]          hd_pc    = hd_data[128 +: 32];
   wire [SlotBits-1:0]  hd_slot  = hd_data[160 +: SlotBits];
+  wire [GBits-1:0]     hd_gm1   = hd_data[160 + SlotBits +: GBits];
 
   wire q_is_rw  = q_instr_i[3:0] == TPU_OP_RW;
+  wire [GBits-1:0] q_gm1 = window_m1(q_instr_i[3:0], q_instr_i[TPU_RHM_ROWS_LSB +: 16],
+      q_instr_i[TPU_RHM_STRIDE_LSB +: 16], q_instr_i[TPU_RHM_SEGLEN_LSB +: 6], q_instr_i[TPU_RHM_SEGS_LSB +: 6]);
   wire rq_young = err_valid_i && q_pc_i > err_pc_i;
   wire [OwedBits-1:0] owed_with = owed_q + N[OwedBits-1:0];
   wire wf_room  = {1'b0, wf_free_i} >= owed_with;
   wire req_fire  = req_valid_o && req_ready_i;
   wire rq_last   = rq_is_rw ? rq_row_q[6:0] == rq_mem_rows - 7'd1
-                            : (rq_seg_q == rq_segs_m1 && rq_row_q == rq_rows_m1);
+                            : (rq_seg_q == rq_segs_m1 &&
+                               (rq_win ? rq_rows_m1 - rq_row_q == {{(16-GBits){1'b0}}, rq_m1} : rq_row_q == rq_rows_m1));
   wire rq_done   = !rq_q || (req_fire && rq_last);   // the requester can take one this cycle
   wire rq_take   = q_valid_i && rq_done && hd_room && (!q_is_rw || rq_young || wf_room);
 
@@ -167,8 +235,25 @@ module tpu_dma_in #(
   wire wb_free   = !wb_q || ubw_ready_i;   // the write register can take a row this cycle
   wire pr_done   = pr_q && wf_ready_i;
   wire pr_free   = !pr_q || wf_ready_i;
-  wire out_free  = is_rw ? (transpose || pr_free) : wb_free;
+  wire win       = gm1_q != {GBits{1'b0}};
+  wire [GBits-1:0] f_m1 = group_m1(gm1_q, {1'b0, rows_m1} - f_row_q);
+  wire f_last_seg = f_seg_q == segs_m1;
+  wire f_last_grp = f_row_q + {{(17-GBits){1'b0}}, f_m1} == {1'b0, rows_m1};
+  // (a plain rhm's rows wait until the gathered rows before them have left)
+  wire out_free  = win ? !full_q[f_bank_q] : is_rw ? (transpose || pr_free) : wb_free && full_q == 2'b00;
   wire beat_fire = state_q == StData && beat_valid_i && out_free;
+  wire f_group   = beat_fire && win && beat_last_i && !beat_error_i && f_last_seg;  // a bank filled
+  // the group being emitted
+  wire [MetaBits-1:0] e_meta = e_bank_q ? meta_q[MetaBits +: MetaBits] : meta_q[0 +: MetaBits];
+  wire [UbBits-1:0]   e_ub     = e_meta[0 +: UbBits];
+  wire [GBits-1:0]    e_m1     = e_meta[UbBits +: GBits];
+  wire [7:0]          e_stride = e_meta[UbBits + GBits +: 8];
+  wire [6:0]          e_seglen = e_meta[UbBits + GBits + 8 +: 7];
+  wire [5:0]          e_segs_m1 = e_meta[UbBits + GBits + 15 +: 6];
+  wire [SlotBits-1:0] e_slot   = e_meta[UbBits + GBits + 21 +: SlotBits];
+  wire                e_last   = e_meta[MetaBits-1];
+  wire e_go        = full_q[e_bank_q] && wb_free;   // a gathered row out
+  wire e_group_end = e_row_q == e_m1;
   wire last_beat = beat_fire && beat_last_i;
   wire drain_last = state_q == StDrain && beat_valid_i && beat_last_i;
   wire span_end  = last_beat || drain_last;
@@ -177,12 +262,12 @@ module tpu_dma_in #(
   wire rw_last_row  = row_q[6:0] == mem_rows - 7'd1;
   wire [FlyBits-1:0] fly_next = fly_q + {{(FlyBits-1){1'b0}}, req_fire} - {{(FlyBits-1){1'b0}}, span_end};
   wire good_last = last_beat && !beat_error_i;
-  wire row_end   = good_last && !is_rw && rhm_last_seg;            // an rhm row to the write register
+  wire row_end   = good_last && !is_rw && !win && rhm_last_seg;    // an rhm row to the write register
   wire rw_row    = good_last && is_rw && !transpose;               // a tile row to the push register
   wire tail_push = state_q == StTail && pr_free;                   // a transposed or zero tile row
   wire tail_last = push_q == N[PosBits-1:0] - 1'b1;
   // The instruction's last row has gone to its register: the consumer is done with it.
-  wire finish    = (row_end && rhm_last_row) ||
+  wire finish    = (row_end && rhm_last_row) || (f_group && f_last_grp) ||
                    (rw_row && rw_last_row && mem_rows == N[6:0]) ||
                    (tail_push && tail_last);
   wire take      = hd_valid && (state_q == StIdle || finish);
@@ -191,7 +276,7 @@ module tpu_dma_in #(
 
   tpu_fifo #(.Width(HandWidth), .Depth(HandDepth)) u_hand (
       .clk_i, .rst_ni, .clear_i(1'b0),
-      .in_valid_i(rq_take), .in_ready_o(hd_room), .in_data_i({q_slot_i, q_pc_i, q_instr_i}),
+      .in_valid_i(rq_take), .in_ready_o(hd_room), .in_data_i({q_gm1, q_slot_i, q_pc_i, q_instr_i}),
       .out_valid_o(hd_valid), .out_ready_i(take), .out_data_o(hd_data), .count_o(hd_count));
 
   // Place the beat's bytes [lo, hi) at lanes [pos, pos + hi - lo) of an N-byte vector.
@@ -223,13 +308,11 @@ module tpu_dma_in #(
       state_q <= younger ? StDrain : StData;
     end else begin
       case (state_q)
-        StData:   if (last_beat) begin
-          if (beat_error_i)                      state_q <= StDrain;
-          else if (finish)                       state_q <= StIdle;
-          else if (is_rw && rw_last_row)         state_q <= StTail;
-        end
+        StData:   if (last_beat && beat_error_i)       state_q <= StDrain;
+                  else if (finish)                     state_q <= StIdle;
+                  else if (last_beat && is_rw && rw_last_row) state_q <= StTail;
         StTail:   if (finish) state_q <= StIdle;
-        StDrain:  if (fly_next == 0 && !rq_q && !wb_q && !pr_q) state_q <= StRetire;
+        StDrain:  if (fly_next == 0 && !rq_q && !wb_q && !pr_q && full_q == 2'b00) state_q <= StRetire;
         StRetire: state_q <= StIdle;
         default:  state_q <= StIdle;
       endcase
@@ -255,10 +338,21 @@ module tpu_dma_in #(
   always @(posedge clk_i) begin
     if (rq_take) begin
       rq_in_q     <= q_instr_i;
+      rq_gm1_q    <= q_gm1;
       rq_row_q    <= 16'd0;
       rq_seg_q    <= 6'd0;
       row_addr_q  <= q_instr_i[TPU_RHM_ADDR_LSB +: 32];
       span_addr_q <= q_instr_i[TPU_RHM_ADDR_LSB +: 32];
+    end else if (req_fire && rq_win) begin
+      if (rq_seg_q == rq_segs_m1) begin              // next group
+        rq_row_q    <= rq_row_q + {{(16-GBits){1'b0}}, rq_m1} + 16'd1;
+        rq_seg_q    <= 6'd0;
+        row_addr_q  <= row_addr_q + {16'd0, rq_mstride} + {16'd0, rq_stride};
+        span_addr_q <= row_addr_q + {16'd0, rq_mstride} + {16'd0, rq_stride};
+      end else begin                                 // the group's next segment
+        rq_seg_q    <= rq_seg_q + 6'd1;
+        span_addr_q <= span_addr_q + {16'd0, rq_segstride};
+      end
     end else if (req_fire) begin
       if (rq_is_rw || rq_seg_q == rq_segs_m1) begin  // next row (rw: next memory row of the tile)
         rq_row_q    <= rq_row_q + 16'd1;
@@ -275,14 +369,19 @@ module tpu_dma_in #(
   // The two output registers.
   always @(posedge clk_i) begin
     if (!rst_ni) wb_q <= 1'b0;
-    else if (row_end) wb_q <= 1'b1;
+    else if (row_end || e_go) wb_q <= 1'b1;
     else if (wb_done) wb_q <= 1'b0;
     if (!rst_ni) pr_q <= 1'b0;
     else if (rw_row || tail_push) pr_q <= 1'b1;
     else if (pr_done) pr_q <= 1'b0;
   end
   always @(posedge clk_i) begin
-    if (row_end) begin
+    if (e_go) begin
+      wb_data_q <= win_row;
+      wb_addr_q <= e_ub + {{(UbBits-GBits){1'b0}}, e_row_q};
+      wb_slot_q <= e_slot;
+      wb_last_q <= e_last && e_group_end;
+    end else if (row_end) begin
       wb_data_q <= row_data;
       wb_addr_q <= ub_row[UbBits-1:0];
       wb_slot_q <= slot_q;
@@ -301,7 +400,7 @@ module tpu_dma_in #(
 
   // The consumer.
   always @(posedge clk_i) begin
-    if (beat_fire) begin
+    if (beat_fire && !win) begin
       pos_q <= pos_q + beat_count;
       for (j = 0; j < N; j = j + 1)
         if (lane_hit[j] && !(is_rw && transpose)) rowbuf_q[8*j +: 8] <= placed[8*j +: 8];
@@ -312,8 +411,8 @@ module tpu_dma_in #(
           if (is_rw && transpose && lane_hit[r] && row_q == j[15:0])
             tile_q[8*(r*N + j) +: 8] <= placed[8*r +: 8];
     end
-    if (last_beat) begin
-      if (beat_error_i) fault_q <= 1'b1;
+    if (last_beat && beat_error_i) fault_q <= 1'b1;
+    if (last_beat && !win) begin
       if (is_rw || rhm_last_seg) begin
         // next row (rw: next memory row of the tile)
         row_q    <= row_q + 16'd1;
@@ -330,6 +429,7 @@ module tpu_dma_in #(
     end
     if (tail_push) push_q <= push_q + 1'b1;
     if (take) begin
+      gm1_q    <= hd_gm1;
       in_q     <= hd_instr;
       pc_q     <= hd_pc;
       slot_q   <= hd_slot;
@@ -342,14 +442,101 @@ module tpu_dma_in #(
     end
   end
 
+  // ---- window gather ----------------------------------------------------------------
+  wire [15:0] stride  = in_q[TPU_RHM_STRIDE_LSB +: 16];
+  wire [6:0]  seglen  = {1'b0, in_q[TPU_RHM_SEGLEN_LSB +: 6]} + 7'd1;
+  reg  [6:0]  row_bytes;   // segs * seglen of the emitted group
+  always @(*) begin
+    row_bytes = 7'd0;
+    for (j = 0; j < WinSegs; j = j + 1)
+      if (j <= e_segs_m1) row_bytes = row_bytes + e_seglen;
+  end
+  // The row: segment s's seglen bytes from its window at its span's offset + e_off, placed
+  // at lane s*seglen.
+  reg [N*8-1:0]        win_row;
+  reg [ShBytes*8-1:0]  seg_win;
+  /* verilator lint_off UNUSEDSIGNAL */  // (only its first N bytes are the row's)
+  reg [ShBytes*8-1:0]  seg_shifted;
+  /* verilator lint_on UNUSEDSIGNAL */
+  reg [N*8-1:0]        seg_bytes;
+  reg [N*8-1:0]        seg_mask;
+  reg [7:0]            seg_at;
+  reg [LaneBits-1:0]   seg_off;
+  integer s;
+  wire [31:0] f_bank = {31'd0, f_bank_q}, f_seg = {26'd0, f_seg_q}, f_beat = {30'd0, f_beat_q};
+  always @(*) begin
+    win_row = {N*8{1'b0}};
+    seg_at  = 8'd0;   // s * seglen
+    for (s = 0; s < WinSegs; s = s + 1) begin
+      seg_win = {ShBytes*8{1'b0}};
+      seg_win[WinBytes*8-1:0] = e_bank_q ? win_q[(WinSegs + s) * WinBytes * 8 +: WinBytes * 8]
+                                         : win_q[s * WinBytes * 8 +: WinBytes * 8];
+      seg_off = e_bank_q ? off_q[(WinSegs + s) * LaneBits +: LaneBits] : off_q[s * LaneBits +: LaneBits];
+      seg_shifted = seg_win >> (8 * ({{(8-LaneBits){1'b0}}, seg_off} + e_off_q));
+      seg_bytes = seg_shifted[N*8-1:0];
+      for (j = 0; j < N; j = j + 1) seg_mask[8*j +: 8] = (j < e_seglen) ? 8'hff : 8'h00;
+      if (s <= e_segs_m1) win_row = win_row | ((seg_bytes & seg_mask) << (8 * seg_at));
+      seg_at = seg_at + {1'b0, e_seglen};
+    end
+  end
+
+  wire [15:0] f_ub = ub + f_row_q[15:0];
+  wire [MetaBits-1:0] f_meta = {f_last_grp, slot_q, segs_m1, seglen, stride[7:0], f_m1, f_ub[UbBits-1:0]};
+  always @(posedge clk_i) begin
+    if (beat_fire && win) begin
+      // (by decode of bank, segment and beat, not an index: see tile_q)
+      for (s = 0; s < 2 * WinSegs; s = s + 1)
+        if (s == f_bank * WinSegs + f_seg) begin
+          for (j = 0; j < 3; j = j + 1)
+            if (j == f_beat) win_q[(s * WinBytes + j * Bytes) * 8 +: Bytes * 8] <= beat_data_i;
+          if (f_beat_q == 2'd0) off_q[s * LaneBits +: LaneBits] <= beat_lo_i[LaneBits-1:0];
+        end
+      f_beat_q <= last_beat ? 2'd0 : f_beat_q + 2'd1;
+      if (last_beat && !beat_error_i) begin
+        if (f_last_seg) begin
+          if (f_bank_q) meta_q[MetaBits +: MetaBits] <= f_meta;
+          else          meta_q[0 +: MetaBits] <= f_meta;
+          f_seg_q  <= 6'd0;
+          f_row_q  <= f_row_q + {{(17-GBits){1'b0}}, f_m1} + 17'd1;
+        end else begin
+          f_seg_q  <= f_seg_q + 6'd1;
+        end
+      end
+    end
+    if (take) begin
+      f_seg_q  <= 6'd0;
+      f_beat_q <= 2'd0;
+      f_row_q  <= 17'd0;
+    end
+  end
+  // The emit side runs on its own: banks fill and empty in turn, across instructions.
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      full_q   <= 2'b00;
+      f_bank_q <= 1'b0;
+      e_bank_q <= 1'b0;
+      e_row_q  <= {GBits{1'b0}};
+      e_off_q  <= 8'd0;
+    end else begin
+      if (f_group) full_q[f_bank_q] <= 1'b1;
+      if (e_go && e_group_end) full_q[e_bank_q] <= 1'b0;
+      if (f_group) f_bank_q <= !f_bank_q;
+      if (e_go) begin
+        e_row_q <= e_group_end ? {GBits{1'b0}} : e_row_q + 1'b1;
+        e_off_q <= e_group_end ? 8'd0 : e_off_q + e_stride;
+        if (e_group_end) e_bank_q <= !e_bank_q;
+      end
+    end
+  end
+
   assign q_ready_o    = rq_take;
   // (busy also while the queue head waits for weight-FIFO room: the watchdog's report
   // names the unit that is stuck)
-  assign busy_o       = state_q != StIdle || hd_valid || rq_q || wb_q || pr_q || q_valid_i;
+  assign busy_o       = state_q != StIdle || hd_valid || rq_q || wb_q || pr_q || q_valid_i || full_q != 2'b00;
   assign req_valid_o  = rq_q;
   assign beat_ready_o = state_q == StData && out_free || state_q == StDrain;
   assign req_addr_o   = span_addr_q;
-  assign req_len_o    = {5'd0, span_len_of(rq_in_q)};
+  assign req_len_o    = rq_win ? rq_mstride[11:0] + {6'd0, rq_seglen_m1} + 12'd1 : {5'd0, span_len_of(rq_in_q)};
   assign ubw_valid_o  = wb_q;
   assign ubw_addr_o   = wb_addr_q;
   assign ubw_data_o   = wb_data_q;
@@ -366,10 +553,11 @@ module tpu_dma_in #(
   assign retire_o     = retire_wb | retire_pr | retire_st;
   assign fault_o      = state_q == StRetire && fault_q;
   assign fault_pc_o   = pc_q;
-  assign read_bytes_o = good_last ? span_len : 7'd0;
+  // (gathered rows count the bytes they hold, as the architecture defines the counter)
+  assign read_bytes_o = (e_go ? row_bytes : 7'd0) + (good_last && !win ? span_len : 7'd0);
   assign tile_o       = pr_done && pr_last_q;
 
-  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, beat_bytes, rq_in_q, hd_count};
+  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, f_ub, beat_bytes, rq_in_q, hd_count, rq_mstride[15:12], stride[15:8]};
 endmodule
 
 `default_nettype wire

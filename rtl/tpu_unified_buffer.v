@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-// The unified buffer: Rows rows of N int8 lanes in two banks (even and odd rows), each
-// a one-read, one-write memory with a synchronous read (one cycle), so each bank maps
-// onto FPGA block RAM. Two read ports: A (matrix unit) always gets its row; B
-// (activation parameters, DMA-out) gets its row in the same cycle when it is in the
-// other bank (b_ok_o), which it is at least every other cycle while A streams
-// consecutive rows. Read data is valid the cycle after the read. One write per cycle; a read of
-// the row being written in the same cycle returns the old contents (read-first).
+// The unified buffer: Rows rows of N int8 lanes in four banks (row mod 4), each a
+// one-read, one-write memory with a synchronous read (one cycle), so each bank maps onto
+// FPGA block RAM. Two read ports: A (matrix unit) always gets its row; B (activation
+// parameters, DMA-out) gets its row in the same cycle when it is in another bank
+// (b_ok_o). With four banks, two ports that stream consecutive rows collide at most once
+// and then stay a bank apart, so B streams at a row per cycle beside A (with two banks it
+// got every other cycle). Read data is valid the cycle after the read. Two write ports,
+// one per bank and cycle: port 1 (activation results) always writes; port 2 (rhm rows)
+// writes in the same cycle when its row is in another bank, which the writer checks
+// (port 1 wins a bank both ask for). A read of the row being written in the same cycle
+// returns the old contents (read-first).
 `default_nettype none
 
 module tpu_unified_buffer #(
     parameter integer ArraySize = 4,    // N: bytes per row
-    parameter integer Rows      = 1024  // rows (a power of two, at least 2)
+    parameter integer Rows      = 1024  // rows (a power of two, at least 4)
 ) (
     input  wire                   clk_i,
     input  wire                   a_en_i,
@@ -22,24 +26,30 @@ module tpu_unified_buffer #(
     output wire [ArraySize*8-1:0] b_data_o,    // valid the cycle after b_en_i && b_ok_o
     input  wire                   wr_en_i,
     input  wire [AddrBits-1:0]    wr_addr_i,
-    input  wire [ArraySize*8-1:0] wr_data_i
+    input  wire [ArraySize*8-1:0] wr_data_i,
+    input  wire                   w2_en_i,
+    input  wire [AddrBits-1:0]    w2_addr_i,
+    input  wire [ArraySize*8-1:0] w2_data_i
 );
   localparam integer AddrBits = $clog2(Rows);
   localparam integer W        = ArraySize * 8;
 
-  assign b_ok_o = !a_en_i || a_addr_i[0] != b_addr_i[0];
+  assign b_ok_o = !a_en_i || a_addr_i[1:0] != b_addr_i[1:0];
 
-  wire [2*W-1:0] bank_data;
+  wire [4*W-1:0] bank_data;
   genvar k;
   generate
-    for (k = 0; k < 2; k = k + 1) begin : g_bank
-      reg [W-1:0] mem_q [0:Rows/2-1];
+    for (k = 0; k < 4; k = k + 1) begin : g_bank
+      reg [W-1:0] mem_q [0:Rows/4-1];
       reg [W-1:0] rd_q;
-      wire a_here = a_en_i && a_addr_i[0] == k;
-      wire b_here = b_en_i && b_ok_o && b_addr_i[0] == k;
-      wire [AddrBits-2:0] rd_row = a_here ? a_addr_i[AddrBits-1:1] : b_addr_i[AddrBits-1:1];
+      wire a_here  = a_en_i && a_addr_i[1:0] == k;
+      wire b_here  = b_en_i && b_ok_o && b_addr_i[1:0] == k;
+      wire w1_here = wr_en_i && wr_addr_i[1:0] == k;
+      wire w2_here = w2_en_i && w2_addr_i[1:0] == k && !w1_here;
+      wire [AddrBits-3:0] rd_row = a_here ? a_addr_i[AddrBits-1:2] : b_addr_i[AddrBits-1:2];
       always @(posedge clk_i) begin
-        if (wr_en_i && wr_addr_i[0] == k) mem_q[wr_addr_i[AddrBits-1:1]] <= wr_data_i;
+        if (w1_here || w2_here)
+          mem_q[w1_here ? wr_addr_i[AddrBits-1:2] : w2_addr_i[AddrBits-1:2]] <= w1_here ? wr_data_i : w2_data_i;
         if (a_here || b_here) rd_q <= mem_q[rd_row];
       end
       assign bank_data[W*k +: W] = rd_q;
@@ -47,13 +57,13 @@ module tpu_unified_buffer #(
   endgenerate
 
   // Which bank each port read last.
-  reg a_bank_q, b_bank_q;
+  reg [1:0] a_bank_q, b_bank_q;
   always @(posedge clk_i) begin
-    if (a_en_i) a_bank_q <= a_addr_i[0];
-    if (b_en_i && b_ok_o) b_bank_q <= b_addr_i[0];
+    if (a_en_i) a_bank_q <= a_addr_i[1:0];
+    if (b_en_i && b_ok_o) b_bank_q <= b_addr_i[1:0];
   end
-  assign a_data_o = a_bank_q ? bank_data[W +: W] : bank_data[0 +: W];
-  assign b_data_o = b_bank_q ? bank_data[W +: W] : bank_data[0 +: W];
+  assign a_data_o = bank_data[W*a_bank_q +: W];
+  assign b_data_o = bank_data[W*b_bank_q +: W];
 endmodule
 
 `default_nettype wire

@@ -34,6 +34,8 @@ param() { sed -n "s/^$1:[[:space:]]*\([0-9]*\).*/\1/p" "$config"; }
 n=$(param array_size)
 chparams="-set ArraySize $n -set UbRows $(param ub_rows) -set AccRows $(param acc_rows)"
 chparams+=" -set WfifoDepth $(param wfifo_depth) -set DmaWidth $(param dma_width) -set DramBytes $(param dram_bytes)"
+gather=$(param gather_segs)   # (0, every board top's default, for the small core's top too: it has none)
+[ "${gather:-0}" = 0 ] || chparams+=" -set GatherSegs $gather"
 
 mkdir -p "$out"
 rm -f "$out/report.txt" "$out/row.md" "$out/overuse.txt" "$bitstream"

@@ -29,6 +29,18 @@ for file in rtl/tpu_*.v; do
         hierarchy -check -top $top; proc; flatten; opt_clean; check -assert;
         select -assert-none t:\$dlatch t:\$sr t:\$dlatchsr"
     done
+    # the DMA's window gather, off by default, as the shipped configurations set it
+    if grep -q "parameter integer GatherSegs" "$file"; then
+      for n in "${sizes[@]}"; do
+        run "verilator $top N=$n GatherSegs=3" verilator --lint-only -Wall -y rtl -GArraySize="$n" -GGatherSegs=3 \
+          --top-module "$top" "$file"
+        run "iverilog $top N=$n GatherSegs=3" iverilog -g2005 -Wall -I rtl -o /dev/null -s "$top" \
+          -P"$top".ArraySize="$n" -P"$top".GatherSegs=3 rtl/tpu_*.v
+      done
+      run "yosys $top N=8 GatherSegs=3" yosys -q -p "read_verilog -Irtl rtl/tpu_*.v;
+        chparam -set ArraySize 8 -set GatherSegs 3 $top; hierarchy -check -top $top; proc; flatten; opt_clean;
+        check -assert; select -assert-none t:\$dlatch t:\$sr t:\$dlatchsr"
+    fi
   else
     run "verilator $top" verilator --lint-only -Wall -y rtl --top-module "$top" "$file"
     run "iverilog $top" iverilog -g2005 -Wall -I rtl -o /dev/null -s "$top" rtl/tpu_*.v

@@ -23,7 +23,8 @@ template <class V> struct CoreTag { using type = V; };
 
 inline bool same_core(const Config& a, const Config& b) {
   return a.array_size == b.array_size && a.ub_rows == b.ub_rows && a.acc_rows == b.acc_rows &&
-         a.wfifo_depth == b.wfifo_depth && a.dma_width == b.dma_width && a.dram_bytes == b.dram_bytes;
+         a.wfifo_depth == b.wfifo_depth && a.dma_width == b.dma_width && a.dram_bytes == b.dram_bytes &&
+         a.gather_segs == b.gather_segs;
 }
 
 #ifdef TESSERA_COVERAGE

@@ -13,6 +13,7 @@ module tpu_ulx3s #(
     parameter integer WfifoDepth    = 4,
     parameter integer DmaWidth      = 64,
     parameter integer DramBytes     = 65536,
+    parameter integer GatherSegs    = 0,
     parameter integer ClksPerBit    = 130,     // 15 MHz / 115200 baud
     parameter integer TimeoutCycles = 1500000  // 0.1 s
 ) (
@@ -35,7 +36,7 @@ module tpu_ulx3s #(
   wire [WordBits-1:0]   ram_addr;
   wire [DmaWidth-1:0]   ram_wdata, ram_rdata;
   tpu_board_soc #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
-                  .WfifoDepth(WfifoDepth), .DmaWidth(DmaWidth), .DramBytes(DramBytes),
+                  .WfifoDepth(WfifoDepth), .DmaWidth(DmaWidth), .DramBytes(DramBytes), .GatherSegs(GatherSegs),
                   .ClksPerBit(ClksPerBit), .TimeoutCycles(TimeoutCycles)) u_soc (
       .clk_i(clk), .rst_ni(rst_n), .uart_rx_i(ftdi_txd), .uart_tx_o(ftdi_rxd), .irq_o(irq),
       .ram_en_o(ram_en), .ram_we_o(ram_we), .ram_addr_o(ram_addr), .ram_wdata_o(ram_wdata),

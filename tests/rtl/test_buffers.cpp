@@ -27,7 +27,8 @@ template <> struct Shape<Vtpu_accumulators_n8> { static constexpr int N = 8, Row
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("unified buffer: two read ports over two banks, one-cycle reads, read-first", "[rtl][ub]",
+TEMPLATE_TEST_CASE("unified buffer: two read and two write ports over two banks, one-cycle reads, read-first",
+                   "[rtl][ub]",
                    Vtpu_unified_buffer_n4, Vtpu_unified_buffer_n16) {
   constexpr int N = Shape<TestType>::N, Rows = Shape<TestType>::Rows;
   std::mt19937_64 rng(tessera::test::test_seed());
@@ -39,9 +40,10 @@ TEMPLATE_TEST_CASE("unified buffer: two read ports over two banks, one-cycle rea
     dut.wr_addr_i = r;
     for (int i = 0; i < N; ++i) set_bits(dut.wr_data_i, 8 * i, 8, model[r][i] = uint8_t(rng()));
     dut.a_en_i = dut.b_en_i = 0;
+    dut.w2_en_i = 0;
     tick(dut);
   }
-  int both = 0, refused = 0;
+  int both = 0, refused = 0, two_writes = 0;
   for (int t = 0; t < 20000; ++t) {
     dut.a_en_i = rng() % 4 != 0;
     dut.a_addr_i = rng() % Rows;
@@ -51,17 +53,25 @@ TEMPLATE_TEST_CASE("unified buffer: two read ports over two banks, one-cycle rea
     // Often write the very row being read, to check read-first.
     const unsigned pick = rng() % 4;
     dut.wr_addr_i = pick == 0 ? dut.a_addr_i : pick == 1 ? dut.b_addr_i : rng() % Rows;
-    std::vector<uint8_t> data(N);
+    std::vector<uint8_t> data(N), data2(N);
     for (int i = 0; i < N; ++i) set_bits(dut.wr_data_i, 8 * i, 8, data[i] = uint8_t(rng()));
+    // Port 2 writes beside port 1 in the other bank (as the core uses it), or alone.
+    dut.w2_en_i = rng() % 2;
+    const unsigned pick2 = rng() % 3;
+    dut.w2_addr_i = pick2 == 0 ? dut.a_addr_i : pick2 == 1 ? dut.b_addr_i : rng() % Rows;
+    if (dut.wr_en_i && dut.w2_en_i && dut.w2_addr_i % 4 == dut.wr_addr_i % 4) dut.w2_addr_i ^= 1;
+    for (int i = 0; i < N; ++i) set_bits(dut.w2_data_i, 8 * i, 8, data2[i] = uint8_t(rng()));
     dut.eval();
-    // Port B is refused exactly when port A reads the same bank.
-    const bool b_ok = !dut.a_en_i || (dut.a_addr_i % 2) != (dut.b_addr_i % 2);
+    // Port B is refused exactly when port A reads the same bank (row mod 4).
+    const bool b_ok = !dut.a_en_i || (dut.a_addr_i % 4) != (dut.b_addr_i % 4);
     REQUIRE(bool(dut.b_ok_o) == b_ok);
     const std::vector<uint8_t> a_now = model[dut.a_addr_i], b_now = model[dut.b_addr_i];
     const bool a_read = dut.a_en_i, b_read = dut.b_en_i && b_ok;
     both += a_read && b_read;
     refused += dut.b_en_i && !b_ok;
     if (dut.wr_en_i) model[dut.wr_addr_i] = data;
+    if (dut.w2_en_i) model[dut.w2_addr_i] = data2;
+    two_writes += dut.wr_en_i && dut.w2_en_i;
     tick(dut);
     if (a_read)
       for (int i = 0; i < N; ++i) REQUIRE(get_bits(dut.a_data_o, 8 * i, 8) == a_now[i]);
@@ -70,6 +80,7 @@ TEMPLATE_TEST_CASE("unified buffer: two read ports over two banks, one-cycle rea
   }
   CHECK(both > 1000);     // both ports served in one cycle, often
   CHECK(refused > 1000);  // and the bank conflict exercised
+  CHECK(two_writes > 1000);  // two rows written in one cycle, often
 }
 
 TEMPLATE_TEST_CASE("accumulators: overwrite, saturating accumulate, back-to-back same row", "[rtl][acc]",

@@ -337,6 +337,73 @@ TEST_CASE("short rhm instructions stream their rows back to back", "[rtl][core][
   CHECK(log.at(0x90) - log.at(0x20) <= 7u * 8u + 6u);
 }
 
+TEMPLATE_TEST_CASE("gathered rhm rows equal the model's under any memory timing", "[rtl][core][gather]", Vcore_n4,
+                   Vcore_n16) {
+  // rhm of up to 4 segments with strides around the window gather's limit (2 bus words
+  // + 1 byte per segment and group), from every alignment, each row written back by a
+  // whm: all of device memory is compared with the model's.
+  const Config cfg = core_config<TestType>();
+  REQUIRE(cfg.gather_segs >= 2);
+  const int n = int(cfg.array_size), bus = int(cfg.dma_width / 8);
+  std::mt19937 rng(test::test_seed() + 7);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int run = 0; run < 4; ++run) {
+    DiffInput in;
+    in.dram.assign(cfg.dram_bytes, 0);
+    std::vector<Instr> prog;
+    for (int i = 0; i < 24; ++i) {
+      Instr rhm, whm;
+      rhm.op = Opcode::RHM, rhm.ub = 64 * (i % 4), rhm.rows = pick(1, 40);
+      rhm.seglen = pick(1, n);
+      rhm.segs = std::min(pick(1, int(cfg.gather_segs) + 1), n / int(rhm.seglen));
+      rhm.stride = pick(0, 2 * bus + 2), rhm.segstride = pick(0, 3) == 0 ? 0 : pick(1, 300);
+      rhm.addr = 0x4000 + pick(0, 2 * bus);
+      whm.op = Opcode::WHM, whm.ub = rhm.ub, whm.rows = rhm.rows, whm.stride = n, whm.len = n;
+      whm.addr = 0x8000 + 0x400 * i;
+      prog.push_back(rhm), prog.push_back(whm);
+    }
+    prog.push_back(Instr{});
+    prog.back().op = Opcode::HALT;
+    for (size_t i = 0; i < prog.size(); ++i) store_word(encode(prog[i]), &in.dram[16 * i]);
+    for (int a = 0x4000; a < 0x8000; ++a) in.dram[a] = uint8_t(rng());
+    const SimOptions opt = random_timing(rng, cfg);
+    const DiffResult d = differential_run<TestType>(cfg, in, opt);
+    std::ostringstream listing;
+    for (const Instr& x : prog) listing << format_instr(x) << "\n";
+    INFO("N=" << n << " latency " << opt.timing.latency << " bandwidth " << opt.timing.bandwidth << " stalls "
+              << opt.timing.random_stall << "\n" << d.report << "\n" << listing.str());
+    REQUIRE(d.match);
+    CHECK(d.model.state == RunState::Done);
+  }
+}
+
+TEST_CASE("a gathered rhm of three segments streams a row per cycle", "[rtl][core][timing][gather]") {
+  // The rows of a 3x3 convolution's windows over an RGB image 34 pixels wide: 3
+  // segments of 5 bytes, one image row apart, 3 bytes (a pixel) between rows. Four rhm of
+  // 64 rows: the window gather reads each segment's group of 9 rows as one span of 29
+  // bytes and cuts one row per cycle from it, so the four take about 4 * 64 cycles after
+  // the first rows are in; a span per segment and row (the gather off) would take three
+  // cycles per row.
+  const Config cfg = core_config<Vcore_n16>();
+  Instr rhm, halt;
+  rhm.op = Opcode::RHM, rhm.rows = 64, rhm.stride = 3, rhm.seglen = 5, rhm.segs = 3, rhm.segstride = 34 * 3;
+  halt.op = Opcode::HALT;
+  std::vector<Instr> prog;
+  for (int i = 0; i < 4; ++i) {
+    prog.push_back(rhm);
+    prog.back().ub = 64 * i, prog.back().addr = 0x10000 + 34 * 3 * i + i;
+  }
+  prog.push_back(halt);
+  CoreSim<Vcore_n16> sim(cfg, SimOptions{});
+  load_program(sim, prog);
+  const RetireLog<Vcore_n16> log(sim);
+  const RunResult r = sim.run(0, 100000);
+  REQUIRE(r.ok());
+  const uint64_t cycles = log.at(0x30) - log.at(0x00);
+  INFO("cycles from the first rhm's retirement to the last's: " << cycles);
+  CHECK(cycles <= 3u * 64u + 32u);  // (a span per segment and row: about 3 * 3 * 64)
+}
+
 TEST_CASE("the testbench memory's bandwidth holds however many bursts are in flight", "[rtl][core][timing]") {
   // One rhm of 64 one-beat rows (16 bytes each, 64 bursts in flight at a time). At 16
   // bytes a cycle it streams a row per cycle; at 8 bytes a cycle the 1 KB take at

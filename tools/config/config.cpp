@@ -31,6 +31,7 @@ const std::map<std::string, Limits>& top_limits() {
       {"array_size", {4, 32, true}},          {"ub_rows", {64, 65536, true}},
       {"acc_rows", {64, 65536, true}},        {"wfifo_depth", {1, 16, true}},
       {"dma_width", {32, 512, true}},         {"dram_bytes", {4096, 1u << 31, true}},
+      {"gather_segs", {0, 8, false}},
   };
   return limits;
 }
@@ -151,7 +152,8 @@ Config parse_config(const std::string& yaml_text, const std::string& source_name
   std::map<std::string, uint32_t*> top = {
       {"array_size", &cfg.array_size}, {"ub_rows", &cfg.ub_rows},
       {"acc_rows", &cfg.acc_rows},     {"wfifo_depth", &cfg.wfifo_depth},
-      {"dma_width", &cfg.dma_width},   {"dram_bytes", &cfg.dram_bytes}};
+      {"dma_width", &cfg.dma_width},   {"dram_bytes", &cfg.dram_bytes},
+      {"gather_segs", &cfg.gather_segs}};
   std::map<std::string, uint32_t*> tb = {{"mem_latency", &cfg.testbench.mem_latency},
                                          {"mem_bandwidth", &cfg.testbench.mem_bandwidth}};
   reader.read_map(root, "the configuration", top_limits(),
@@ -190,6 +192,7 @@ void validate_config(const Config& cfg) {
   check("wfifo_depth", cfg.wfifo_depth, t.at("wfifo_depth"));
   check("dma_width", cfg.dma_width, t.at("dma_width"));
   check("dram_bytes", cfg.dram_bytes, t.at("dram_bytes"));
+  check("gather_segs", cfg.gather_segs, t.at("gather_segs"));
   check("testbench.mem_latency", cfg.testbench.mem_latency, testbench_limits().at("mem_latency"));
   check("testbench.mem_bandwidth", cfg.testbench.mem_bandwidth,
         testbench_limits().at("mem_bandwidth"));

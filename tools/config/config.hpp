@@ -20,6 +20,7 @@ struct Config {
   uint32_t wfifo_depth = 4;
   uint32_t dma_width = 128;  // bits
   uint32_t dram_bytes = 1u << 20;
+  uint32_t gather_segs = 3;  // rows of up to this many segments the DMA gathers at a row per cycle (0: off)
   TestbenchConfig testbench;
   std::string source = "<built-in>";  // file it came from, for messages
 

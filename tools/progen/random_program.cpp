@@ -96,7 +96,8 @@ class Generator {
     in.seglen = pick(1, int(n_));
     in.segs = pick(1, int(n_ / in.seglen));
     in.segstride = chance(0.2) ? 0 : pick(0, 96);
-    in.stride = chance(0.1) ? 0 : pick(0, 160);
+    // (small strides: the DMA gathers rows that lie close together in a window)
+    in.stride = chance(0.1) ? 0 : chance(0.3) ? pick(1, 2 * int(n_) + 2) : pick(0, 160);
     const int64_t span = (in.rows - 1) * in.stride + (in.segs - 1) * in.segstride + in.seglen;
     // Now and then read back what whm wrote: a dependency through device memory.
     in.addr = chance(0.2) && span < out_len_ ? out_base_ + pick(0, int(out_len_ - span)) : data_addr(span);
