@@ -56,7 +56,7 @@ expect_error() {  # expect_error MESSAGE ARGS...
 }
 expect_error "tpu-cc: error: .*missing.yaml" "$work/missing.yaml" -o "$work/x.s"
 expect_error "missing arguments" firmware/models/digits_mlp.yaml
-expect_error "\-\-conv is auto, taps, im2col or toeplitz, not 'fast'" firmware/models/digits_cnn.yaml -o "$work/x.s" --conv fast
+expect_error "\-\-conv is auto, taps, gathered, im2col or toeplitz, not 'fast'" firmware/models/digits_cnn.yaml -o "$work/x.s" --conv fast
 expect_error "does not fit the core" firmware/models/digits_cnn.yaml -o "$work/x.s" --batch 500
 [ ! -e "$work/x.s" ] && pass || fail "a failed compile left an output file"
 

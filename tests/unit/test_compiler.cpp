@@ -132,14 +132,15 @@ TEST_CASE("compiled dense models match the reference on N = 4 and N = 16", "[com
 TEST_CASE("compiled convolutions (padding, stride, pooling, any width) match the reference", "[compiler]") {
   std::mt19937 rng(test::test_seed() + 1);
   using compiler::ConvStrategy;
-  int ran[4] = {0, 0, 0, 0};
+  int ran[5] = {0, 0, 0, 0, 0};
   for (uint32_t n : {4u, 16u}) {
     const Config cfg = test::config_n(n);
     for (int i = 0; i < 16; ++i) {
       const QuantModel m = random_model(n, rng, true);
       const QuantLayer& c = m.layers[0];
       // every lowering that applies to this layer, and the compiler's own choice
-      for (ConvStrategy how : {ConvStrategy::automatic, ConvStrategy::taps, ConvStrategy::im2col, ConvStrategy::toeplitz}) {
+      for (ConvStrategy how : {ConvStrategy::automatic, ConvStrategy::taps, ConvStrategy::gathered, ConvStrategy::im2col,
+                               ConvStrategy::toeplitz}) {
         INFO("N=" << n << " conv " << c.in.h << "x" << c.in.w << "x" << c.in.c << " kernel " << c.kh << "x" << c.kw
                   << " stride " << c.stride << " pad " << c.pad_t << "," << c.pad_l << "," << c.pad_b << ","
                   << c.pad_r << " -> " << c.out_c << " pool " << c.pool << ", lowering " << int(how));
@@ -160,6 +161,7 @@ TEST_CASE("compiled convolutions (padding, stride, pooling, any width) match the
       }
     }
   }
+  CHECK(ran[int(ConvStrategy::gathered)] > 0);
   CHECK(ran[int(ConvStrategy::im2col)] > 0);
   CHECK(ran[int(ConvStrategy::toeplitz)] > 0);
 }

@@ -9,7 +9,7 @@
 using namespace tessera;
 
 static const char* kUsage =
-    "usage: tpu-cc MODEL.yaml -o PROG.s [--config FILE] [--batch B] [--conv auto|taps|im2col|toeplitz]\n"
+    "usage: tpu-cc MODEL.yaml -o PROG.s [--config FILE] [--batch B] [--conv auto|taps|gathered|im2col|toeplitz]\n"
     "  Compiles the model for the configuration (default configs/default.yaml). One run\n"
     "  of the program classifies B inputs (default: the largest batch that fits, at most 256):\n"
     "  write them to symbol `input`, read the int8 logits from symbol `logits`. --conv picks\n"
@@ -34,9 +34,10 @@ int main(int argc, char** argv) {
       if (args.option("--conv", value)) {
         if (value == "auto") opt.conv = compiler::ConvStrategy::automatic;
         else if (value == "taps") opt.conv = compiler::ConvStrategy::taps;
+        else if (value == "gathered") opt.conv = compiler::ConvStrategy::gathered;
         else if (value == "im2col") opt.conv = compiler::ConvStrategy::im2col;
         else if (value == "toeplitz") opt.conv = compiler::ConvStrategy::toeplitz;
-        else throw cli::CliError{"--conv is auto, taps, im2col or toeplitz, not '" + value + "'"};
+        else throw cli::CliError{"--conv is auto, taps, gathered, im2col or toeplitz, not '" + value + "'"};
         continue;
       }
       if (!model_path.empty()) throw cli::CliError{"more than one model given\n" + std::string(kUsage)};

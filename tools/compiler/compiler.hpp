@@ -5,7 +5,7 @@
 //
 // Lowering (docs/programming.md): dense layers tile K and the outputs onto the N x N
 // array (accumulating over K tiles, the B batch rows streamed through each tile);
-// convolutions one of three ways (ConvStrategy), each pooling offset in its own
+// convolutions one of four ways (ConvStrategy), each pooling offset in its own
 // accumulator plane so that `act` takes the maximum; requantization, bias (with the
 // input zero point folded in) and ReLU are the `act` parameter blocks. Weight tiles are
 // loaded up to the weight-FIFO depth ahead of the multiplies that use them.
@@ -29,7 +29,7 @@ class CompileError : public std::runtime_error {
 // channel block; `im2col` gathers each output position's window from device memory;
 // `toeplitz` makes a small convolution one dense layer over the whole input. `automatic`
 // takes the cheapest that applies.
-enum class ConvStrategy { automatic, taps, im2col, toeplitz };
+enum class ConvStrategy { automatic, taps, gathered, im2col, toeplitz };
 
 struct CompileOptions {
   int batch = 0;  // inputs per run; 0: the largest that fits, at most 256

@@ -4,6 +4,9 @@
 // maximum, so every way below computes, for each plane, the convolution at output
 // positions (py*P + dy, px*P + dx).
 #include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -21,6 +24,8 @@ namespace {
 constexpr double kSpanCycles = 2.0, kInstrCycles = 20.0, kFillRowCycles = 2.0;
 constexpr int kLongMultiply = 128;  // rows of a multiply that hide a weight tile's load and the fixed costs
 constexpr int kTailRows = 32;       // the shortest chunk of the last step's rows (each reloads its weight tiles)
+constexpr int kPartRows = 96;       // with few tap groups: multiplies in parts of about four image rows' loads
+constexpr int kChunkRows = 192;     // with few tap groups: rows of a chunk (its act and store beside the next)
 constexpr size_t kToeplitzMaxBytes = 256 * 1024;  // weight data of a Toeplitz lowering (and a quarter of memory)
 
 std::string where_of(size_t l) { return "layer " + std::to_string(l) + " (conv2d)"; }
@@ -50,6 +55,60 @@ struct TapsGeometry {
     groups = L.kh * ceil_div(L.kw, kxp) * blocks;
   }
 };
+
+}  // namespace
+
+// The `gathered` lowering, for few input channels: each unified-buffer row holds pieces of
+// several kernel rows of one window, gathered by rhm's segments (which the DMA reads at a
+// row per cycle up to gather_segs segments). The convolution is then a 1x1 convolution,
+// with the same stride and pooling, over a virtual input whose pixel (y, x) is the window
+// at (y, x) of the (padded) input, in `blocks` rows of N lanes; conv_taps does the rest.
+struct Gather {
+  struct Block {
+    int ky0, segs, pos, seglen;  // kernel rows ky0 .. ky0+segs-1, bytes [pos, pos+seglen) of each
+  };
+  std::vector<Block> blocks;
+  long pixel_bytes = 0, row_bytes = 0;  // between horizontally / vertically adjacent windows
+  QuantLayer virt;                      // the 1x1 convolution over the windows
+};
+
+namespace {
+
+// The fewest rows a window fits in, cutting each kernel row (kw*C bytes) into pieces of
+// one length and stacking a piece's kernel rows as segments; nullopt if no better than
+// `than` rows.
+std::optional<Gather> gather_plan(const QuantLayer& L, int n, int max_segs, int than) {
+  if (max_segs < 2 || L.padded()) return std::nullopt;
+  const int C = L.in.c, run = L.kw * C;
+  std::vector<Gather::Block> best;
+  for (int len = std::min(n, run); len >= 1; --len) {
+    std::vector<Gather::Block> blocks;
+    for (int pos = 0; pos < run; pos += len) {
+      const int seglen = std::min(len, run - pos), per = std::min({n / seglen, max_segs, L.kh});
+      for (int ky0 = 0; ky0 < L.kh; ky0 += per) blocks.push_back({ky0, std::min(per, L.kh - ky0), pos, seglen});
+    }
+    if (best.empty() || blocks.size() < best.size()) best = blocks;
+  }
+  if (int(best.size()) >= than) return std::nullopt;
+  Gather g;
+  g.blocks = best;
+  g.pixel_bytes = C, g.row_bytes = long(L.in.w) * C;
+  QuantLayer& v = g.virt;
+  v = L;
+  v.in = {L.in.h - L.kh + 1, L.in.w - L.kw + 1, int(best.size()) * n};
+  v.kh = v.kw = 1;
+  const int OC = L.out_c;
+  v.w.assign(size_t(v.in.c) * OC, 0);
+  for (size_t t = 0; t < best.size(); ++t) {
+    const Gather::Block& b = best[t];
+    for (int k = 0; k < b.segs * b.seglen; ++k) {
+      const int ky = b.ky0 + k / b.seglen, q = b.pos + k % b.seglen, kx = q / C, c = q % C;
+      for (int oc = 0; oc < OC; ++oc)
+        v.w[(t * n + k) * size_t(OC) + oc] = L.w[size_t((ky * L.kw + kx) * C + c) * OC + oc];
+    }
+  }
+  return g;
+}
 
 }  // namespace
 
@@ -127,7 +186,17 @@ Tensor Lowering::conv(size_t l, const QuantLayer& L, const Tensor& x, const std:
     unpadded->pad_t = unpadded->pad_l = unpadded->pad_b = unpadded->pad_r = 0;
   }
   const TapsGeometry tg(copy ? *unpadded : L, n_);
-  const double taps = B * nt * tg.groups * planes * tg.HW + (copy ? B * L.in.h * kInstrCycles * 2 : 0);
+  const double copy_cost = copy ? B * L.in.h * kInstrCycles * 2 : 0;
+  const double taps = B * nt * tg.groups * planes * tg.HW + copy_cost;
+  // (forced, it only has to exist; else it has to take fewer rows than taps)
+  const std::optional<Gather> gather =
+      gather_plan(copy ? *unpadded : L, n_, int(cfg_->gather_segs),
+                  conv_strategy_ == ConvStrategy::gathered ? std::numeric_limits<int>::max() : tg.groups);
+  double gathered = -1;
+  if (gather) {
+    const TapsGeometry gg(gather->virt, n_);
+    gathered = B * nt * gg.groups * planes * gg.HW + copy_cost;
+  }
   double im2col = -1;
   if (!L.padded() && L.kw * C <= n_) {
     const int per_tile = std::min(L.kh, n_ / (L.kw * C)), kt = ceil_div(L.kh, per_tile);
@@ -146,6 +215,10 @@ Tensor Lowering::conv(size_t l, const QuantLayer& L, const Tensor& x, const std:
   if (conv_strategy_ == ConvStrategy::im2col && im2col < 0)
     throw CompileError(where_of(l) + ": the im2col lowering needs no padding and a kernel row (kw * in_channels = " +
                        std::to_string(L.kw * C) + " bytes) no wider than the array (N = " + std::to_string(n_) + ")");
+  if (conv_strategy_ == ConvStrategy::gathered && gathered < 0)
+    throw CompileError(where_of(l) + ": the gathered lowering needs a core that gathers segments (gather_segs >= 2, this core: " +
+                       std::to_string(cfg_->gather_segs) + ") and, with padding, few enough input channels (2 * " +
+                       std::to_string(C) + " <= N = " + std::to_string(n_) + ") for a padded copy");
   if (conv_strategy_ == ConvStrategy::toeplitz && toeplitz < 0)
     throw CompileError(where_of(l) + ": the toeplitz lowering needs at most " + std::to_string(toeplitz_max) +
                        " bytes of weight tiles (this layer: " + std::to_string(plan.nonzero * size_t(n_) * n_) +
@@ -156,6 +229,7 @@ Tensor Lowering::conv(size_t l, const QuantLayer& L, const Tensor& x, const std:
     order.push_back({0, conv_strategy_});
   } else {
     order.push_back({taps, ConvStrategy::taps});
+    if (gathered >= 0) order.push_back({gathered, ConvStrategy::gathered});
     if (im2col >= 0) order.push_back({im2col, ConvStrategy::im2col});
     if (toeplitz >= 0) order.push_back({toeplitz, ConvStrategy::toeplitz});
     std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -170,6 +244,12 @@ Tensor Lowering::conv(size_t l, const QuantLayer& L, const Tensor& x, const std:
           strategies_.push_back("conv2d, im2col");
           y = conv_im2col(l, L, x, out_label);
           break;
+        case ConvStrategy::gathered: {
+          strategies_.push_back("conv2d, gathered (" + std::to_string(gather->blocks.size()) +
+                                " rows of kernel-row segments per window" + (copy ? ", on a padded copy" : "") + ")");
+          y = conv_taps(l, gather->virt, copy ? padded_copy(l, L, x) : x, out_label, &*gather);
+          break;
+        }
         case ConvStrategy::toeplitz:
           strategies_.push_back("conv2d, toeplitz (" + std::to_string(plan.nonzero) + " weight tiles)");
           y = conv_dense(l, L, x, toeplitz_plan(L, n_, true));
@@ -190,14 +270,18 @@ Tensor Lowering::conv(size_t l, const QuantLayer& L, const Tensor& x, const std:
   throw DoesNotFit{first_reason};
 }
 
-Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, const std::string& out_label) {
+Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, const std::string& out_label,
+                           const Gather* gather) {
   const Tensor x = x_in.in_ub ? flatten(x_in, l) : x_in;
   const std::string what = where_of(l) + " at batch " + std::to_string(b_);
   const TapsGeometry g(L, n_);
   const int C = L.in.c, s = L.stride, P = L.pool, planes = P * P, OC = L.out_c, NT = ceil_div(OC, n_);
   const nn::Shape os = L.out_shape();
   const int PH = os.h, PW = os.w, S = g.S, Wq = g.Wq, HW = g.HW;
-  fits_field(long(S) * C, 65535, "the pixel stride of a phase plane");
+  // Bytes between adjacent pixels of the input, and between its rows (gathered: windows).
+  const long pixel_bytes = gather ? gather->pixel_bytes : C, row_bytes = gather ? gather->row_bytes : long(L.in.w) * C;
+  fits_field(long(S) * pixel_bytes, 65535, "the pixel stride of a phase plane");
+  if (gather) fits_field(row_bytes, 65535, "the row stride of the gathered windows");
 
   // Tap groups: kernel row ky, columns kx0 .. kx0+nkx-1 (packed), channel block cb.
   struct Group {
@@ -228,8 +312,13 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
   std::vector<ActParams> blocks;
   for (int nt = 0; nt < NT; ++nt) blocks.push_back(layer_params(L, nt));
   const int params = load_params(blocks, where_of(l));
-  const int planes_ub = alloc_ub(phases * g.blocks * b_ * HW, what + ": the input planes");
-  auto plane_base = [&](int ph, int cb) { return planes_ub + (ph * g.blocks + cb) * b_ * HW; };
+  // A gathered layer's windows take several rows per pixel: when the batch's planes do not
+  // fit the unified buffer, two items' planes take turns (an item per band, so large
+  // images only), each item's loads after the multiplies of the item two before it.
+  const int ring = gather && b_ > 2 && HW >= 4 * kLongMultiply && !ub_room(phases * g.blocks * b_ * HW) ? 2 : b_;
+  const int planes_ub = alloc_ub(phases * g.blocks * ring * HW, what + ": the input planes");
+  auto plane_base = [&](int ph, int cb) { return planes_ub + (ph * g.blocks + cb) * ring * HW; };
+  auto item_at = [&](int b) { return (b % ring) * HW; };
 
   // Bands of output rows small enough for the accumulators: whole items when they fit
   // (one multiply per item, the items' rows one after the other), else rows of one item.
@@ -243,7 +332,7 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
     if (item_rows(PH) <= max_rows) {
       // several items per band, but no more than for long enough multiplies: the first
       // band's inputs are loaded before anything else can start
-      const int nb = std::min({b_, max_rows / item_rows(PH), ceil_div(kLongMultiply, item_rows(PH))});
+      const int nb = ring < b_ ? 1 : std::min({b_, max_rows / item_rows(PH), ceil_div(kLongMultiply, item_rows(PH))});
       for (int b0 = 0; b0 < b_; b0 += nb) bands.push_back({b0, std::min(nb, b_ - b0), 0, PH, item_rows(PH)});
     } else if (PW <= max_rows) {
       const int per = 1 + (max_rows - PW) / Wq, count = ceil_div(PH, per), ny = ceil_div(PH, count);
@@ -322,9 +411,14 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
     }
     return int(steps.size()) * G - 1;
   };
-  std::vector<std::pair<int, Line>> loads;  // (first step * G + group that reads it, the rhm)
+  struct Load {
+    int when;      // first step * G + group that reads it
+    int ub0, ub1;  // the unified-buffer rows it writes (none: a padded copy's instruction)
+    Line line;
+  };
+  std::vector<Load> loads;
   for (int b = 0; b < int(copies_.size()); ++b)  // an item's padded copy goes before its loads
-    for (const Line& line : copies_[b]) loads.push_back({due(b, 0, 0, -1), line});
+    for (const Line& line : copies_[b]) loads.push_back({due(b, 0, 0, -1), 0, 0, line});
   copies_.clear();
   // the lines that emit_lines() appends to the body, taken out of it
   auto capture = [&](auto&& emit_lines) {
@@ -334,8 +428,8 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
     body_.resize(before);
     return out;
   };
-  auto load = [&](int when, auto&& emit_rhm) {
-    for (const Line& line : capture(emit_rhm)) loads.push_back({when, line});
+  auto load = [&](int when, int ub, int rows, auto&& emit_rhm) {
+    for (const Line& line : capture(emit_rhm)) loads.push_back({when, ub, ub + rows, line});
   };
   const std::string zp = L.padded() ? zero_point_row(L.in_zp) : "";
   const int Hp = L.in.h + L.pad_t + L.pad_b, seglen = g.kxp > 1 ? g.kxp * C : 0;
@@ -344,7 +438,7 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
       for (int px = 0; px < S; ++px) {
         if (phase[py * S + px] < 0) continue;
         for (int cb = 0; cb < g.blocks; ++cb) {
-          const int ph = phase[py * S + px], base = plane_base(ph, cb) + b * HW;
+          const int ph = phase[py * S + px], base = plane_base(ph, cb) + item_at(b);
           // the plane's rows of real pixels: [ub row, count, input offset]; padding between
           struct Run {
             int at, rows;
@@ -360,9 +454,10 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
             const int lo = L.pad_l - px, hi = L.pad_l + L.in.w - 1 - px;
             const int c0 = lo > 0 ? ceil_div(lo, S) : 0, c1 = hi < 0 ? -1 : std::min(Wq - 1, hi / S);
             if (y < 0 || y >= L.in.h || c0 > c1) continue;
-            const long offset = long(b) * x.item_bytes + (long(y) * L.in.w + long(c0) * S + px - L.pad_l) * C + long(cb) * n_;
+            const long offset = long(b) * x.item_bytes + long(y) * row_bytes + (long(c0) * S + px - L.pad_l) * pixel_bytes +
+                                (gather ? gather->blocks[cb].ky0 * row_bytes + gather->blocks[cb].pos : long(cb) * n_);
             if (!runs.empty() && runs.back().at + runs.back().rows == r * Wq + c0 &&
-                runs.back().offset + long(runs.back().rows) * S * C == offset &&
+                runs.back().offset + long(runs.back().rows) * S * pixel_bytes == offset &&
                 due(b, runs.back().at / Wq, cb, ph) == due(b, r, cb, ph))
               runs.back().rows += c1 - c0 + 1;  // continues the run before it in the UB and in memory
             else
@@ -372,24 +467,29 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
           const int gaps = int(runs.size()) + 1;
           const bool whole = kFillRowCycles * rows_in_image * Wq < kInstrCycles * gaps;
           if (!zp.empty() && whole)
-            load(due(b, 0, cb, ph), [&] { rhm(base, rows_in_image * Wq, zp, 0, n_); });
+            load(due(b, 0, cb, ph), base, rows_in_image * Wq, [&] { rhm(base, rows_in_image * Wq, zp, 0, n_); });
           int pad_from = 0;
           auto fill = [&](int to) {
             if (!zp.empty() && !whole && to > pad_from)
-              load(due(b, pad_from / Wq, cb, ph), [&] { rhm(base + pad_from, to - pad_from, zp, 0, n_); });
+              load(due(b, pad_from / Wq, cb, ph), base + pad_from, to - pad_from,
+                   [&] { rhm(base + pad_from, to - pad_from, zp, 0, n_); });
           };
           for (const Run& run : runs) {
             fill(run.at);
-            load(due(b, run.at / Wq, cb, ph), [&] {
-              rhm(base + run.at, run.rows, x.label + "+" + std::to_string(run.offset), long(S) * C,
-                  seglen ? seglen : std::min(n_, C - cb * n_));
+            load(due(b, run.at / Wq, cb, ph), base + run.at, run.rows, [&] {
+              const std::string from = x.label + "+" + std::to_string(run.offset);
+              if (gather)
+                rhm(base + run.at, run.rows, from, long(S) * pixel_bytes, gather->blocks[cb].seglen, gather->blocks[cb].segs,
+                    row_bytes);
+              else
+                rhm(base + run.at, run.rows, from, long(S) * C, seglen ? seglen : std::min(n_, C - cb * n_));
             });
             pad_from = run.at + run.rows;
           }
           fill(rows_in_image * Wq);
         }
       }
-  std::stable_sort(loads.begin(), loads.end(), [](const auto& u, const auto& v) { return u.first < v.first; });
+  std::stable_sort(loads.begin(), loads.end(), [](const Load& u, const Load& v) { return u.when < v.when; });
 
   // The instruction stream, in chunks of multiplies: one per step, the last step in
   // several. The core issues in order into 4-deep unit queues, and an instruction that
@@ -403,19 +503,29 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
     int k, t0, t1, r0, r1;  // step; its output tiles [t0, t1) and rows [r0, r1) of the band
     bool tile_major;        // tile after tile (else tap group after tap group, over the tiles)
   };
+  // Few multiplies per input row (few tap groups and tiles, no pooling), as a gathered
+  // convolution has: the loads are as long as the multiplies, and a step's act and store
+  // as long as a good part of them.
+  const bool few = planes == 1 && G * per_step <= 4;
   std::vector<Chunk> chunks;
   for (size_t k = 0; k < steps.size(); ++k) {
     const Band& band = bands[steps[k].band];
     const int t0 = steps[k].nt0, t1 = std::min(NT, t0 + per_step), R = band.nb * band.rows;
+    // (few: a step in chunks of rows, each chunk's act and store beside the next chunk's
+    // multiplies; with pooling an act takes its planes whole)
     if (k + 1 < steps.size()) {
-      chunks.push_back({int(k), t0, t1, 0, R, false});
+      const int pieces = few ? std::max(1, R / kChunkRows) : 1;
+      for (int p = 0; p < pieces; ++p)
+        chunks.push_back({int(k), t0, t1, R * p / pieces, R * (p + 1) / pieces, false});
       continue;
     }
     // The last step: only its own multiplies can hide its acts and stores. Tile after
-    // tile, and (without pooling: an act takes its planes whole) the last tile's rows in
-    // halves, quarters, ..., so that only a short act and store follow the last multiply.
+    // tile, and the last tile's rows in halves, quarters, ..., so that only a short act
+    // and store follow the last multiply.
     for (int t = t0; t + 1 < t1; ++t) chunks.push_back({int(k), t, t + 1, 0, R, true});
     int r0 = 0;
+    for (; few && R - r0 >= 3 * kChunkRows; r0 += kChunkRows)
+      chunks.push_back({int(k), t1 - 1, t1, r0, r0 + kChunkRows, true});
     for (; planes == 1 && R - r0 >= 2 * kTailRows; r0 += (R - r0) / 2)
       chunks.push_back({int(k), t1 - 1, t1, r0, r0 + (R - r0) / 2, true});
     chunks.push_back({int(k), t1 - 1, t1, r0, R, true});
@@ -444,39 +554,19 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
       whm(out + run.ub, run.rows, out_label + "+" + std::to_string(run.at), OC, std::min(n_, OC - nt * n_));
   };
 
-  size_t next_load = 0;
-  auto loads_until = [&](int when) {
-    std::vector<Line> out;
-    while (next_load < loads.size() && loads[next_load].first <= when) out.push_back(loads[next_load++].second);
-    return out;
+  // Every chunk's multiplies; a multiply's rows in two halves when nothing else would
+  // separate it from the multiply that accumulates onto it next, and (few) in parts of a
+  // few image rows' loads, so that each part starts as soon as its own loads are in.
+  struct Multiply {
+    int gi, ub, rows, acc, tile;
+    bool sw;
   };
-  std::vector<std::vector<Line>> first_step(G);  // the first step's loads, by tap group
-  for (int gi = 0; gi < G; ++gi) first_step[gi] = loads_until(gi);
-  std::vector<Line> acts, stores;  // of the chunk before
+  std::vector<std::vector<Multiply>> chunk_mm(chunks.size());
   for (size_t i = 0; i < chunks.size(); ++i) {
     const Chunk& c = chunks[i];
     const Band& band = bands[steps[c.k].band];
-    const bool step_start = i == 0 || chunks[i - 1].k != c.k;
-    // what goes between this chunk's multiplies: (first step) the later tap groups'
-    // loads, each due before its group; (a step's first chunk) the next step's loads
-    std::vector<Line> pending;
-    std::vector<size_t> due_by(G, 0);  // pending[0 .. due_by[gi]) must be out before group gi
-    if (step_start) {
-      for (int gi = 0; gi < G; ++gi) {
-        if (c.k == 0 && gi > 0) pending.insert(pending.end(), first_step[gi].begin(), first_step[gi].end());
-        due_by[gi] = pending.size();
-      }
-      const std::vector<Line> next = loads_until((c.k + 2) * G - 1);
-      pending.insert(pending.end(), next.begin(), next.end());
-    }
-    // the chunk's multiplies; one multiply's rows in two halves when nothing else would
-    // separate it from the multiply that accumulates onto it next
-    struct Multiply {
-      int gi, ub, rows, acc, tile;
-      bool sw;
-    };
-    std::vector<Multiply> mm;
-    const int parts = !c.tile_major && (c.t1 - c.t0) * planes * band.nb == 1 && band.rows >= 64 ? 2 : 1;
+    std::vector<Multiply>& mm = chunk_mm[i];
+    const int halves = !c.tile_major && (c.t1 - c.t0) * planes * band.nb == 1 && band.rows >= 64 ? 2 : 1;
     auto multiplies_of = [&](int gi, int nt) {
       const Group& gr = groups[gi];
       const int tile = rw_tile(label, tile_at[gi][nt], klanes[gi], std::min(n_, OC - nt * n_));
@@ -485,9 +575,10 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
         const Offset o = offset(p, gr);
         for (int j = 0; j < band.nb; ++j) {
           const int a = std::max(c.r0 - j * band.rows, 0), e = std::min(c.r1 - j * band.rows, band.rows);
+          const int parts = few ? std::max(halves, ceil_div(e - a, kPartRows)) : halves;
           for (int part = 0; part < parts && a < e; ++part) {
             const int r0 = a + (e - a) * part / parts, r1 = a + (e - a) * (part + 1) / parts;
-            const int ub = plane_base(phase[o.phase], gr.cb) + (band.b0 + j) * HW + (band.y0 + o.ey / S) * Wq +
+            const int ub = plane_base(phase[o.phase], gr.cb) + item_at(band.b0 + j) + (band.y0 + o.ey / S) * Wq +
                            o.ex / S + r0;
             mm.push_back({gi, ub, r1 - r0, acc_of(c.k, nt) + (p * band.nb + j) * band.rows + r0, tile, first});
             first = false;
@@ -502,42 +593,154 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
       for (int gi = 0; gi < G; ++gi)
         for (int nt = c.t0; nt < c.t1; ++nt) multiplies_of(gi, nt);
     }
-    // The acts of the chunk before wait for its last multiply: after this chunk's first
-    // multiplies when those write other accumulators (the same step, or two buffers).
+  }
+
+  // Where the loads go. The core issues in order into 4-deep unit queues, so a load goes
+  // before the first multiply that reads it but not so early that a multiply waits at
+  // issue behind loads it does not need. A padded copy's instructions go with the first
+  // load after them, so before every load that reads the copy.
+  //  - few: in the order they are read, each as early as the multiply before it hides it
+  //    (no more load rows between two multiplies than the first of them has rows);
+  //  - else: the first step's loads just before their first reader, and every later
+  //    step's loads spread evenly over the multiplies of the step before it.
+  constexpr int kCopyLineRows = 8;  // what one instruction of a padded copy costs, in rows
+  std::vector<size_t> need(loads.size(), SIZE_MAX);  // the first multiply (global index) that reads it
+  std::vector<size_t> after(loads.size(), 0);        // (ring) the first it may go before: past the old item's readers
+  std::vector<size_t> at(loads.size(), 0);           // (else) the multiply it goes before
+  // each step's first chunk: its first multiply (global index) and how many it has
+  std::vector<size_t> first(steps.size(), 0), length(steps.size(), 0);
+  for (size_t i = 0, g = 0; i < chunks.size(); g += chunk_mm[i].size(), ++i)
+    if (i == 0 || chunks[i - 1].k != chunks[i].k) first[size_t(chunks[i].k)] = g, length[size_t(chunks[i].k)] = chunk_mm[i].size();
+  {
+    std::vector<std::pair<int, int>> ranges;  // every multiply's UB rows, in order
+    for (const auto& mm : chunk_mm)
+      for (const Multiply& m : mm) ranges.push_back({m.ub, m.ub + m.rows});
+    auto overlaps = [&](size_t g, const Load& ld) { return ranges[g].first < ld.ub1 && ld.ub0 < ranges[g].second; };
+    for (size_t f = loads.size(); f-- > 0;) {
+      // (no multiply of an earlier step reads it: with a ring, those read the item before)
+      const size_t from = first[std::min(steps.size() - 1, size_t(loads[f].when / G))];
+      for (size_t g = from; g < ranges.size() && loads[f].ub1 > loads[f].ub0; ++g)
+        if (overlaps(g, loads[f])) {
+          need[f] = g;
+          break;
+        }
+      for (size_t g = 0; g < from && ring < b_; ++g)
+        if (overlaps(g, loads[f])) after[f] = g + 1;
+      if (loads[f].ub1 == loads[f].ub0 && f + 1 < loads.size()) need[f] = std::min(need[f], need[f + 1]);
+    }
+    if (few) {  // in the order they are read
+      std::vector<size_t> order(loads.size());
+      for (size_t f = 0; f < order.size(); ++f) order[f] = f;
+      std::stable_sort(order.begin(), order.end(), [&](size_t u, size_t v) { return need[u] < need[v]; });
+      std::vector<Load> sorted;
+      std::vector<size_t> sorted_need, sorted_after;
+      for (size_t f : order) sorted.push_back(loads[f]), sorted_need.push_back(need[f]), sorted_after.push_back(after[f]);
+      loads = std::move(sorted), need = std::move(sorted_need), after = std::move(sorted_after);
+    } else {
+      // spread over step k's first chunk: (k = 0) the first step's loads past its first
+      // tap group, and the loads of step k + 1
+      auto spread_step = [&](const Load& ld) {
+        const size_t k = size_t(ld.when / G);
+        return k == 0 ? 0 : k - 1;
+      };
+      std::vector<size_t> count(steps.size(), 0), index(loads.size());
+      for (size_t f = 0; f < loads.size(); ++f)
+        if (loads[f].when > 0) index[f] = count[spread_step(loads[f])]++;
+      size_t upper = SIZE_MAX;
+      for (size_t f = loads.size(); f-- > 0;) at[f] = upper = std::min(upper, need[f]);  // never after a reader
+      size_t before = 0;
+      for (size_t f = 0; f < loads.size(); ++f) {
+        size_t want = 0;
+        if (loads[f].when > 0) {
+          const size_t k = spread_step(loads[f]), M = std::max<size_t>(length[k], 1);
+          want = first[k] + ((index[f] + 1) * M + count[k] - 1) / count[k];
+        }
+        at[f] = before = std::min(std::max({want, before, after[f]}), at[f]);
+      }
+    }
+  }
+  size_t next_load = 0, global = 0;
+  int room = 0, used = 0;  // rows of the multiply before, and of the loads since
+  auto loads_before = [&](size_t g) {
+    for (; !few && next_load < loads.size() && at[next_load] <= g; ++next_load) body_.push_back(loads[next_load].line);
+    while (few && next_load < loads.size()) {
+      const Load& ld = loads[next_load];
+      const int rows = ld.ub1 > ld.ub0 ? ld.ub1 - ld.ub0 : kCopyLineRows;
+      if ((need[next_load] > g && used + rows > room) || after[next_load] > g) break;
+      body_.push_back(ld.line);
+      used += rows, ++next_load;
+    }
+  };
+  // The acts of a chunk wait at issue for its last multiply, and its stores for the acts,
+  // each holding up everything behind it: a chunk's acts go after the next chunk's first
+  // multiplies (which write other accumulators: the same step, or two buffers), and its
+  // stores once the multiplies after the acts have taken as many rows as the acts
+  // (about their time); the loads the next multiply reads go before either.
+  std::vector<Line> acts;  // of the chunk before
+  struct Stores {
+    std::vector<Line> lines;
+    long ready;  // multiply rows (cumulative) after which its act is done
+  };
+  std::vector<Stores> stores;  // waiting for their acts, oldest first
+  long rows_so_far = 0, act_rows = 0;
+  auto store_ready = [&] {
+    while (!stores.empty() && stores.front().ready <= rows_so_far) {
+      if (few) loads_before(global + 1);
+      body_.insert(body_.end(), stores.front().lines.begin(), stores.front().lines.end());
+      stores.erase(stores.begin());
+    }
+  };
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    const Chunk& c = chunks[i];
+    const bool step_start = i == 0 || chunks[i - 1].k != c.k;
+    const std::vector<Multiply>& mm = chunk_mm[i];
     const size_t M = mm.size();
     const size_t act_at = step_start && bufs == 1 ? 0 : std::min<size_t>(4, M);
-    const size_t store_from = std::max(act_at, M / 2);  // the stores: spread over [store_from, M)
-    if (i == 0) body_.insert(body_.end(), first_step[0].begin(), first_step[0].end());
-    size_t spread = 0, stored = 0;
-    std::vector<bool> seen(G, false);
     auto flush_acts = [&] {
+      if (acts.empty()) return;
+      if (few) loads_before(global + 1);
       body_.insert(body_.end(), acts.begin(), acts.end());
       acts.clear();
+      stores.back().ready = rows_so_far + act_rows;
     };
     if (act_at == 0) flush_acts();
-    for (size_t m = 0; m < M; ++m) {
-      if (!seen[mm[m].gi]) {
-        seen[mm[m].gi] = true;
-        for (; spread < due_by[mm[m].gi]; ++spread) body_.push_back(pending[spread]);
-      }
+    for (size_t m = 0; m < M; ++m, ++global) {
+      loads_before(global);
       mmc(mm[m].ub, mm[m].rows, mm[m].acc, mm[m].sw, mm[m].gi > 0, mm[m].tile);
+      room = mm[m].rows, used = 0, rows_so_far += mm[m].rows;
       if (m + 1 == act_at) flush_acts();
-      for (; spread < pending.size() * (m + 1) / M; ++spread) body_.push_back(pending[spread]);
-      if (m + 1 > store_from)
-        for (; stored < stores.size() * (m + 1 - store_from) / (M - store_from); ++stored) body_.push_back(stores[stored]);
+      if (few) {
+        store_ready();
+      } else {
+        // (the loads before the next multiply go before the stores, which wait for acts)
+        loads_before(global + 1);
+        const size_t store_from = std::max(act_at, M / 2);
+        if (m + 1 > store_from && !stores.empty()) {
+          auto& st = stores.front().lines;
+          const size_t upto = st.size() * (m + 1 - store_from) / (M - store_from);
+          body_.insert(body_.end(), st.begin(), st.begin() + long(upto));
+          st.erase(st.begin(), st.begin() + long(upto));
+        }
+      }
     }
-    for (; spread < pending.size(); ++spread) body_.push_back(pending[spread]);
-    body_.insert(body_.end(), stores.begin() + long(stored), stores.end());
+    while (!few && !stores.empty()) {
+      body_.insert(body_.end(), stores.front().lines.begin(), stores.front().lines.end());
+      stores.erase(stores.begin());
+    }
     acts = capture([&] {
       for (int nt = c.t0; nt < c.t1; ++nt)
         act(acc_of(c.k, nt) + c.r0, out_of(c.k, nt) + c.r0, c.r1 - c.r0, params + 9 * nt, L, planes);
     });
-    stores = capture([&] {
-      for (int nt = c.t0; nt < c.t1; ++nt) store_rows(band, nt, out_of(c.k, nt), c.r0, c.r1);
-    });
+    act_rows = long(c.t1 - c.t0) * (c.r1 - c.r0) * planes;
+    const Band& band = bands[steps[c.k].band];
+    stores.push_back({capture([&] {
+                        for (int nt = c.t0; nt < c.t1; ++nt) store_rows(band, nt, out_of(c.k, nt), c.r0, c.r1);
+                      }),
+                      LONG_MAX});
   }
+  loads_before(SIZE_MAX);  // (rows no multiply reads)
   body_.insert(body_.end(), acts.begin(), acts.end());
-  body_.insert(body_.end(), stores.begin(), stores.end());
+  for (const Stores& st : stores) body_.insert(body_.end(), st.lines.begin(), st.lines.end());
   scratch(out_label, size_t(b_) * os.size());
   return {false, out_label, os.size(), 0};
 }

@@ -40,6 +40,7 @@ struct ActParams {
 };
 
 struct ToeplitzPlan;  // conv.cpp
+struct Gather;        // conv.cpp
 
 class Lowering {
  public:
@@ -82,7 +83,8 @@ class Lowering {
 
   // conv.cpp: the three ways to lower a convolution, chosen by their cost
   Tensor conv(size_t l, const nn::QuantLayer& L, const Tensor& x, const std::string& out_label);
-  Tensor conv_taps(size_t l, const nn::QuantLayer& L, const Tensor& x, const std::string& out_label);
+  Tensor conv_taps(size_t l, const nn::QuantLayer& L, const Tensor& x, const std::string& out_label,
+                   const Gather* gather = nullptr);
   Tensor conv_im2col(size_t l, const nn::QuantLayer& L, const Tensor& x, const std::string& out_label);
   Tensor conv_dense(size_t l, const nn::QuantLayer& L, const Tensor& x, const ToeplitzPlan& plan);
   Tensor padded_copy(size_t l, const nn::QuantLayer& L, const Tensor& x);
