@@ -117,9 +117,11 @@ module tpu_dma_in #(
     reg [31:0] len;
   begin
     window_m1 = {GBits{1'b0}};
-    // (one segment: only rows that overlap gain)
+    // (one segment: only rows that overlap gain, or that follow each other and are shorter
+    // than a bus word)
     if (GatherSegs > 0 && op == TPU_OP_RHM && {26'd0, segs_m1} < GatherSegs && rows_m1 != 16'd0 &&
-        (segs_m1 != 6'd0 || stride <= {10'd0, seglen_m1}))
+        (segs_m1 != 6'd0 || stride <= {10'd0, seglen_m1} ||
+         (stride == {10'd0, seglen_m1} + 16'd1 && {26'd0, seglen_m1} + 1 < Bytes)))
       for (k = 0; k <= KMax; k = k + 1) begin
         len = ({16'd0, stride} << k) + {26'd0, seglen_m1} + 32'd1;
         if (len <= 2 * Bytes + 1) window_m1 = 1 << k;

@@ -21,6 +21,7 @@ struct Measured {
   uint64_t own_cycles = 0;  // the simulator's count from the START write to the interrupt
   double seconds = 0;       // wall time of the run
   bool match = true;        // device memory, status and counters equal the golden model's
+  uint64_t bus_read_bytes = 0;  // bus words read (instruction fetch included) times the bus width
   std::string report;
 };
 
@@ -47,11 +48,12 @@ Measured run_plain(const Config& cfg, const std::vector<uint8_t>& dram, uint32_t
   s.memory().bytes() = dram;
   for (uint32_t i = 0; i < std::max(cfg.ub_rows, cfg.acc_rows) + 8; ++i) s.step();  // the scrub after reset
   Measured m;
-  const uint64_t c0 = s.cycle();
+  const uint64_t c0 = s.cycle(), beats0 = s.port().read_beats();
   const auto t0 = std::chrono::steady_clock::now();
   m.result = s.run(entry);
   m.seconds = since(t0);
   m.own_cycles = s.cycle() - c0;
+  m.bus_read_bytes = (s.port().read_beats() - beats0) * (cfg.dma_width / 8);
   if (check) {
     const sim::Comparison c = sim::compare_run(sim::run_model(cfg, {dram, entry, {}}), m.result, s.memory().bytes(),
                                                s.hang(), 0);

@@ -188,8 +188,9 @@ void layer_suite_table(const Config& cfg, const std::string& only, const std::st
       const bench::Measured m = bench::run_plain<Vcore_n16>(cfg, dram, img.entry, t, true);
       const Counters& k = m.result.counters;
       const double cycles = double(k.cycles.value_or(0)), ideal = double(c.macs) / n2;
-      // reads (data and the instructions' 16 bytes each) and writes have a channel each
-      const double memory = double(std::max(k.dram_read_bytes + 16 * k.instructions, k.dram_write_bytes)) / bw.bytes;
+      // reads (data and instructions, as the bus moved them: gathered rows that overlap are
+      // read once) and writes have a channel each
+      const double memory = double(std::max(m.bus_read_bytes, k.dram_write_bytes)) / bw.bytes;
       std::printf("  %-24s %5d %-7s %9.0f %9.0f %9.0f %9.0f %5.1f%% %5.1f%% %5.1f%% %7llu %7llu %7llu  %-7s %s\n",
                   s.name, c.batch, bw.name, cycles, ideal, shape, memory, pct(ideal, cycles), pct(shape, cycles),
                   pct(std::max(shape, memory), cycles),

@@ -50,6 +50,7 @@ void AxiSlave::clock(const AxiMasterPins& in) {
     ++handshakes_;
     check_burst("read", in.araddr, in.arlen + 1, in.arsize, in.arburst);
     ReadBurst b{in.araddr & align, in.arlen + 1, 0, 0, 0, {}, {}};
+    read_beats_ += b.beats;
     b.data.assign(b.beats * bus_bytes_, 0);
     b.access = target_.read(b.base, b.data.data(), unsigned(b.data.size()));
     b.transfer = transfer_cycles(b.access);

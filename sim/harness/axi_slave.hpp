@@ -73,6 +73,7 @@ class AxiSlave {
   const std::vector<std::string>& violations() const { return violations_; }
   bool idle() const { return reads_.empty() && writes_.empty() && responses_.empty(); }
   uint64_t handshakes() const { return handshakes_; }
+  uint64_t read_beats() const { return read_beats_; }  // bus words read, instruction fetch included
 
  private:
   struct ReadBurst {
@@ -98,7 +99,7 @@ class AxiSlave {
   unsigned bus_bytes_;
   std::mt19937 rng_;
   std::bernoulli_distribution stall_;
-  uint64_t now_ = 0, handshakes_ = 0;
+  uint64_t now_ = 0, handshakes_ = 0, read_beats_ = 0;
   uint64_t read_free_ = 0, write_free_ = 0;  // when each channel's transfers are done
   std::deque<ReadBurst> reads_;
   std::deque<WriteBurst> writes_;

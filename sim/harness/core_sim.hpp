@@ -45,6 +45,7 @@ class CoreSim {
 
   V& dut() { return *dut_; }
   DeviceMemory& memory() { return mem_; }
+  const AxiSlave& port() const { return port_; }
   uint64_t cycle() const { return cycle_; }
   // Called after every clock edge (monitors, wave dumpers).
   std::function<void(V&, uint64_t)> on_cycle;

@@ -313,10 +313,14 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
   for (int nt = 0; nt < NT; ++nt) blocks.push_back(layer_params(L, nt));
   const int params = load_params(blocks, where_of(l));
   // A gathered layer's windows take several rows per pixel: when the batch's planes do not
-  // fit the unified buffer, two items' planes take turns (an item per band, so large
-  // images only), each item's loads after the multiplies of the item two before it.
-  const int ring = gather && b_ > 2 && HW >= 4 * kLongMultiply && !ub_room(phases * g.blocks * b_ * HW) ? 2 : b_;
-  const int planes_ub = alloc_ub(phases * g.blocks * ring * HW, what + ": the input planes");
+  // fit the unified buffer, two items' planes take turns, or one item's (an item per band,
+  // so large images only); each row's load goes after the multiply of the item before
+  // that reads the row.
+  const int item_planes = phases * g.blocks * HW;
+  int ring = b_;
+  if (gather && b_ > 1 && HW >= 4 * kLongMultiply && !ub_room(item_planes * b_))
+    ring = ub_room(2 * item_planes + 4 * HW) ? 2 : 1;  // (room left for the outputs)
+  const int planes_ub = alloc_ub(item_planes * ring, what + ": the input planes");
   auto plane_base = [&](int ph, int cb) { return planes_ub + (ph * g.blocks + cb) * ring * HW; };
   auto item_at = [&](int b) { return (b % ring) * HW; };
 
@@ -603,7 +607,7 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
   //    (no more load rows between two multiplies than the first of them has rows);
   //  - else: the first step's loads just before their first reader, and every later
   //    step's loads spread evenly over the multiplies of the step before it.
-  constexpr int kCopyLineRows = 8;  // what one instruction of a padded copy costs, in rows
+  constexpr int kCopyLineRows = 16;  // what one instruction of a padded copy costs, in rows
   std::vector<size_t> need(loads.size(), SIZE_MAX);  // the first multiply (global index) that reads it
   std::vector<size_t> after(loads.size(), 0);        // (ring) the first it may go before: past the old item's readers
   std::vector<size_t> at(loads.size(), 0);           // (else) the multiply it goes before
@@ -625,10 +629,13 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
           break;
         }
       for (size_t g = 0; g < from && ring < b_; ++g)
-        if (overlaps(g, loads[f])) after[f] = g + 1;
+        if (overlaps(g, loads[f])) after[f] = g + 2;  // (a multiply later: a load waits at issue for the reader)
       if (loads[f].ub1 == loads[f].ub0 && f + 1 < loads.size()) need[f] = std::min(need[f], need[f + 1]);
     }
-    if (few) {  // in the order they are read
+    if (few) {  // in the order they are read, a padded copy an item ahead
+      const size_t lead = ranges.size() / size_t(b_);
+      for (size_t f = 0; f < loads.size(); ++f)
+        if (loads[f].ub1 == loads[f].ub0 && need[f] != SIZE_MAX) need[f] = need[f] > lead ? need[f] - lead : 0;
       std::vector<size_t> order(loads.size());
       for (size_t f = 0; f < order.size(); ++f) order[f] = f;
       std::stable_sort(order.begin(), order.end(), [&](size_t u, size_t v) { return need[u] < need[v]; });
@@ -707,7 +714,7 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
     for (size_t m = 0; m < M; ++m, ++global) {
       loads_before(global);
       mmc(mm[m].ub, mm[m].rows, mm[m].acc, mm[m].sw, mm[m].gi > 0, mm[m].tile);
-      room = mm[m].rows, used = 0, rows_so_far += mm[m].rows;
+      room = 2 * mm[m].rows, used = 0, rows_so_far += mm[m].rows;
       if (m + 1 == act_at) flush_acts();
       if (few) {
         store_ready();
@@ -796,10 +803,32 @@ Tensor Lowering::padded_copy(size_t l, const QuantLayer& L, const Tensor& x_in) 
   const int C = L.in.c, H = L.in.h, Wp = L.in.w + L.pad_l + L.pad_r;
   const long row = long(L.in.w) * C, item = long(H + L.pad_t + L.pad_b) * Wp * C;
   const int full = int(row / n_), rest = int(row % n_), urows = full + (rest ? 1 : 0);
-  const int ring = std::min(b_ * H, 8);
-  const int stage = alloc_ub(ring * urows, where_of(l) + ": the rows of its padded copy");
   const std::string label = scratch("padded" + std::to_string(l), size_t(b_) * size_t(item), L.in_zp);
   copies_.assign(b_, {});
+  // When the side padding is u = pad_l + pad_r pixels, u divides the width and u pixels
+  // fit a row: the image goes through the unified buffer as rows of u pixels, each image
+  // row's W/u rows followed by one of the zero point (the right padding of the row and the
+  // left padding of the next), and out with a single whm of constant stride per item.
+  const int u = L.pad_l + L.pad_r, per_row = u > 0 && L.in.w % u == 0 ? L.in.w / u + 1 : 0;
+  if (per_row && u * C <= n_ && ub_room(H * per_row)) {
+    const int rows = H * per_row, piece = u * C;
+    const int pieces = alloc_ub(rows, where_of(l) + ": the rows of its padded copy");
+    for (int b = 0; b < b_; ++b) {
+      const size_t before = body_.size();
+      if (b == 0) rhm(pieces, rows, zero_point_row(L.in_zp), 0, piece);  // the padding rows, once
+      for (int y = 0; y < H; ++y)
+        rhm(pieces + y * per_row, per_row - 1, x.label + "+" + std::to_string(long(b) * x.item_bytes + y * row), piece,
+            piece);
+      // (not the last padding row: the scratch starts as the zero point)
+      whm(pieces, rows - 1, label + "+" + std::to_string(long(b) * item + (long(L.pad_t) * Wp + L.pad_l) * C), piece,
+          piece);
+      copies_[b].insert(copies_[b].end(), body_.begin() + long(before), body_.end());  // conv_taps places them
+      body_.resize(before);
+    }
+    return {false, label, int(item), 0};
+  }
+  const int ring = std::min(b_ * H, 8);
+  const int stage = alloc_ub(ring * urows, where_of(l) + ": the rows of its padded copy");
   for (int b = 0; b < b_; ++b)
     for (int y = 0; y < H; ++y) {
       const size_t before = body_.size();
