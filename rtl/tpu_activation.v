@@ -5,8 +5,8 @@
 // by row through param_we_i/param_row_i/param_data_i: rows 0-3 the int32 biases,
 // rows 4-7 the int32 multipliers, row 8 the shifts. It then streams accumulator rows
 // in plane order (for each output row: planes 0..P-1), marking the first and last
-// plane of each output row. One int8 row leaves for every `last` row, 4 cycles
-// after that row entered (3 requant stages and the pooling register). shift_error_o is
+// plane of each output row. One int8 row leaves for every `last` row, 5 cycles
+// after that row entered (4 requant stages and the pooling register). shift_error_o is
 // high while any lane's shift byte is above 63 (the sequencer reports ACT_PARAM instead
 // of streaming).
 //
@@ -36,6 +36,7 @@ module tpu_activation #(
     output wire [ArraySize*8-1:0]  out_data_o
 );
   localparam integer N = ArraySize;
+  localparam integer RequantStages = 4;  // tpu_requant's pipeline depth
 
   // Parameter block, one register file row per UB row (bias/multiplier lanes packed
   // little-endian over 4 rows: lane i is bytes 4i..4i+3 of rows 0-3 concatenated).
@@ -65,7 +66,7 @@ module tpu_activation #(
     if (Serial == 0) begin : g_parallel
       // first/last travel with the data through the lanes' three stages.
       wire [1:0] tag;
-      tpu_delay #(.Width(2), .Delay(3), .Reset(1)) u_tag (
+      tpu_delay #(.Width(2), .Delay(RequantStages), .Reset(1)) u_tag (
           .clk_i(clk_i), .rst_ni(rst_ni), .d_i({in_first_i, in_last_i}), .q_o(tag));
 
       wire [N-1:0]   lane_valid;
@@ -123,11 +124,11 @@ module tpu_activation #(
         end
       end
 
-      // Lane number, first and last travel with the value through the three stages.
+      // Lane number, first and last travel with the value through the requant stages.
       wire                lane_valid;
       wire [7:0]          lane_out;
       wire [LaneBits+1:0] tag;
-      tpu_delay #(.Width(LaneBits + 2), .Delay(3), .Reset(1)) u_tag (
+      tpu_delay #(.Width(LaneBits + 2), .Delay(RequantStages), .Reset(1)) u_tag (
           .clk_i(clk_i), .rst_ni(rst_ni), .d_i({lane_q, first_q, last_q}), .q_o(tag));
       tpu_requant u_requant (
           .clk_i      (clk_i),

@@ -3,7 +3,8 @@
 // golden model (tools/model/numerics.hpp, docs/isa.md "Numerics"):
 //   x = sat32(acc + bias); p = x * multiplier; y = round(p / 2^shift) ties away
 //   from zero; y + zp clamped to [relu ? zp : -128, 127].
-// Three pipeline stages (add, multiply, shift/clamp); one value per cycle.
+// Four pipeline stages (add, multiply, rounding add, shift/clamp); one value per cycle.
+// tpu_activation delays the rows' tags by the same four cycles (RequantStages).
 `default_nettype none
 
 module tpu_requant (
@@ -23,45 +24,52 @@ module tpu_requant (
   wire [31:0] x_d;
   tpu_sat_add32 u_bias (.a_i(acc_i), .b_i(bias_i), .sum_o(x_d));
   reg  [31:0] x_q, mult_q;
-  reg  [5:0]  shift_q, shift_q2;
-  reg  [7:0]  zp_q, zp_q2;
-  reg         relu_q, relu_q2;
+  reg  [5:0]  shift_q, shift_q2, shift_q3;
+  reg  [7:0]  zp_q, zp_q2, zp_q3;
+  reg         relu_q, relu_q2, relu_q3;
 
-  // Stage 2: exact 64-bit product (|p| <= 2^62).
+  // Stage 2: exact 64-bit product (|p| <= 2^62), and the rounding constant 2^(shift-1).
   wire signed [63:0] p_d = $signed(x_q) * $signed(mult_q);
+  wire        [62:0] half_d = (shift_q == 6'd0) ? 63'd0 : (63'd1 << (shift_q - 6'd1));
   reg  signed [63:0] p_q;
+  reg         [62:0] half_q;
 
-  // Stage 3: rounding shift on the magnitude, then zero point and clamp. Any rounded
-  // magnitude q >= 512 clamps like 511 (511 + zp > 127 and -511 + zp < -128 for every
-  // int8 zp), so only q's low nine bits and "q >= 512" are computed, not all of q.
+  // Stage 3: the rounding add on the magnitude, |p| + half, in one carry chain:
+  // -p + half = ~p + (half + 1) for negative p.
   wire        neg   = p_q[63];
-  wire [62:0] mag   = neg ? (~p_q[62:0] + 63'd1) : p_q[62:0];   // |p| <= 2^62
-  wire [62:0] half  = (shift_q2 == 6'd0) ? 63'd0 : (63'd1 << (shift_q2 - 6'd1));
-  wire [63:0] sum   = {1'b0, mag} + {1'b0, half};               // up to 2^62 + 2^62
-  wire [63:0] sum_r = sum >> shift_q2;
+  wire [63:0] sum_d = {1'b0, neg ? ~p_q[62:0] : p_q[62:0]} + {1'b0, half_q} + {63'd0, neg};  // <= 2^62 + 2^62
+  reg  [63:0] sum;
+  reg         neg_q;
+
+  // Stage 4: the shift, then zero point and clamp. Any rounded magnitude q >= 512 clamps
+  // like 511 (511 + zp > 127 and -511 + zp < -128 for every int8 zp), so only q's low
+  // nine bits and "q >= 512" are computed, not all of q.
+  wire [63:0] sum_r = sum >> shift_q3;
   wire [8:0]  q_lo  = sum_r[8:0];                                // the rest: q_big
-  wire [6:0]  top   = {1'b0, shift_q2} + 7'd9;                   // q's bit 9 in sum
+  wire [6:0]  top   = {1'b0, shift_q3} + 7'd9;                   // q's bit 9 in sum
   wire [63:0] high  = {64{1'b1}} << top;                         // sum's bits that make q >= 512
   wire        q_big = |(sum & high);
   wire [8:0]  q     = q_big ? 9'h1ff : q_lo;
-  wire [10:0] y     = neg ? (~{2'b0, q} + 11'd1) : {2'b0, q};
-  wire [10:0] y_zp  = y + {{3{zp_q2[7]}}, zp_q2};
-  wire [10:0] lo    = relu_q2 ? {{3{zp_q2[7]}}, zp_q2} : {{3{1'b1}}, 8'h80};
+  wire [10:0] y     = neg_q ? (~{2'b0, q} + 11'd1) : {2'b0, q};
+  wire [10:0] y_zp  = y + {{3{zp_q3[7]}}, zp_q3};
+  wire [10:0] lo    = relu_q3 ? {{3{zp_q3[7]}}, zp_q3} : {{3{1'b1}}, 8'h80};
   wire        below = $signed(y_zp) < $signed(lo);
   wire        above = $signed(y_zp) > $signed(11'd127);
   wire [7:0]  out_d = below ? lo[7:0] : (above ? 8'd127 : y_zp[7:0]);
   reg  [7:0]  out_q;
 
-  reg v1_q, v2_q, v3_q;
+  reg v1_q, v2_q, v3_q, v4_q;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       v1_q <= 1'b0;
       v2_q <= 1'b0;
       v3_q <= 1'b0;
+      v4_q <= 1'b0;
     end else begin
       v1_q <= in_valid_i;
       v2_q <= v1_q;
       v3_q <= v2_q;
+      v4_q <= v3_q;
     end
   end
 
@@ -72,13 +80,19 @@ module tpu_requant (
     zp_q     <= zp_i;
     relu_q   <= relu_i;
     p_q      <= p_d;
+    half_q   <= half_d;
     shift_q2 <= shift_q;
     zp_q2    <= zp_q;
     relu_q2  <= relu_q;
+    sum      <= sum_d;
+    neg_q    <= neg;
+    shift_q3 <= shift_q2;
+    zp_q3    <= zp_q2;
+    relu_q3  <= relu_q2;
     out_q    <= out_d;
   end
 
-  assign out_valid_o = v3_q;
+  assign out_valid_o = v4_q;
   assign out_o       = out_q;
   wire unused = ^sum_r[63:9];
 endmodule

@@ -82,6 +82,17 @@ void load_program(CoreSim<V>& sim, const std::vector<Instr>& prog) {
   for (size_t i = 0; i < prog.size(); ++i) store_word(encode(prog[i]), &sim.memory().bytes()[16 * i]);
 }
 
+// Runs `prog` (from address 0, the configuration's memory timing) on the N = 16 core: the
+// cycle each instruction retired, by PC.
+std::map<uint32_t, uint64_t> retire_cycles(const std::vector<Instr>& prog) {
+  CoreSim<Vcore_n16> sim(core_config<Vcore_n16>(), SimOptions{});
+  load_program(sim, prog);
+  const RetireLog<Vcore_n16> log(sim);
+  const RunResult r = sim.run(0, 100000);
+  REQUIRE(r.ok());
+  return log.retired;
+}
+
 }  // namespace
 
 TEMPLATE_TEST_CASE("the core runs random legal programs exactly as the golden model",
@@ -325,11 +336,7 @@ TEST_CASE("short rhm instructions stream their rows back to back", "[rtl][core][
     prog.back().ub = 8 * i, prog.back().addr = 0x10000 + 0x200 * i;
   }
   prog.push_back(halt);
-  CoreSim<Vcore_n16> sim(cfg, SimOptions{});
-  load_program(sim, prog);
-  const RetireLog<Vcore_n16> log(sim);
-  const RunResult r = sim.run(0, 100000);
-  REQUIRE(r.ok());
+  const std::map<uint32_t, uint64_t> log = retire_cycles(prog);
   // (instruction fetch shares the read engine and goes first: allow it a few cycles)
   std::ostringstream gaps;
   for (uint32_t pc = 0x30; pc <= 0x90; pc += 0x10) gaps << " " << log.at(pc) - log.at(pc - 0x10);
@@ -384,7 +391,6 @@ TEST_CASE("a gathered rhm of three segments streams a row per cycle", "[rtl][cor
   // bytes and cuts one row per cycle from it, so the four take about 4 * 64 cycles after
   // the first rows are in; a span per segment and row (the gather off) would take three
   // cycles per row.
-  const Config cfg = core_config<Vcore_n16>();
   Instr rhm, halt;
   rhm.op = Opcode::RHM, rhm.rows = 64, rhm.stride = 3, rhm.seglen = 5, rhm.segs = 3, rhm.segstride = 34 * 3;
   halt.op = Opcode::HALT;
@@ -394,11 +400,7 @@ TEST_CASE("a gathered rhm of three segments streams a row per cycle", "[rtl][cor
     prog.back().ub = 64 * i, prog.back().addr = 0x10000 + 34 * 3 * i + i;
   }
   prog.push_back(halt);
-  CoreSim<Vcore_n16> sim(cfg, SimOptions{});
-  load_program(sim, prog);
-  const RetireLog<Vcore_n16> log(sim);
-  const RunResult r = sim.run(0, 100000);
-  REQUIRE(r.ok());
+  const std::map<uint32_t, uint64_t> log = retire_cycles(prog);
   const uint64_t cycles = log.at(0x30) - log.at(0x00);
   INFO("cycles from the first rhm's retirement to the last's: " << cycles);
   CHECK(cycles <= 3u * 64u + 32u);  // (a span per segment and row: about 3 * 3 * 64)
