@@ -47,6 +47,9 @@ expect_fail "bus error" "FAILED: BUS_ERROR \(device-memory bus error\) at pc 0x0
 expect_fail "unaligned bus error" "multiples of 64 bytes" "$bin/tpu-run" "$work/g.img" --bus-error 0x301:0x340
 expect_fail "run limit" "FAILED: run limit of 5 reached" "$bin/tpu-run" "$work/g.img" --max-cycles 5
 expect_fail "input is a directory" "cannot open \(not a regular file\)" "$bin/tpu-run" "$work/g.img" --in "a=$work"
+# (a small symbol: the bytes fit the stream's buffer and fail only when it is flushed)
+check "tpu-as dense_relu" "$bin/tpu-as" "$src/firmware/examples/dense_relu.s" -o "$work/dr.img"
+expect_fail "output to a full device" "cannot write '/dev/full'" "$bin/tpu-run" "$work/dr.img" --out "y=/dev/full"
 expect_fail "unknown symbol" "no symbol 'zz' in the image" "$bin/tpu-run" "$work/g.img" --in "zz=$work/ones.bin"
 expect_fail "wrong config" "image was built for another configuration" "$bin/tpu-run" --config "$src/configs/n4.yaml" "$work/g.img"
 expect_fail "unknown backend" "unknown backend 'gpu'" "$bin/tpu-run" --backend gpu "$work/g.img"

@@ -44,6 +44,7 @@ Config load_config_arg(const std::string& path) {
 void write_file_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.close();  // (a full device refuses the bytes only when the buffer is flushed)
   if (!out) throw CliError{"cannot write '" + path + "'"};
 }
 
