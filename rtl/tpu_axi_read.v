@@ -52,102 +52,128 @@ module tpu_axi_read #(
   localparam integer Bytes    = DataBits / 8;        // byte lanes per beat
   localparam integer LaneBits = $clog2(Bytes);       // width of a lane index
   localparam [2:0]   Size     = LaneBits[2:0];       // AXI arsize: log2(bytes per beat)
-  localparam integer RecBits  = 33 + 33 + 1;         // a burst: first byte, span end, tag
   localparam integer CntBits  = $clog2(Bursts) + 1;
+  localparam integer W        = 16;  // narrow arithmetic: spans < 4096 + Bytes, bursts <= 16 KB
+  localparam integer CapBytes = Bytes * MaxBeats;
+  // a burst on the bus: its span's tag, whether it ends the span, the first valid lane
+  // of its first beat and one past the last valid lane of its last beat
+  localparam integer RecBits  = 1 + 1 + 2 * (LaneBits + 1);
 
-  // ---- address side: the span being split into bursts --------------------------------
-  reg         walk_q;           // bursts of the current span remain to be issued
-  reg  [32:0] cur_q;            // first byte of the next burst
-  reg  [32:0] end_q;            // one past the span's last byte
-  reg         tag_q;
+  // ---- commands wait in a queue, so that cmd_ready_o is a register's -----------------
+  wire        cq_valid, cq_pop;
+  wire [31:0] cq_addr;
+  wire [11:0] cq_len;
+  wire        cq_tag;
+  wire [1:0]  unused_cq_count;
+  tpu_fifo #(.Width(32 + 12 + 1), .Depth(2)) u_cmds (
+      .clk_i, .rst_ni, .clear_i(1'b0),
+      .in_valid_i(cmd_valid_i), .in_ready_o(cmd_ready_o),
+      .in_data_i({cmd_tag_i, cmd_len_i, cmd_addr_i}),
+      .out_valid_o(cq_valid), .out_ready_i(cq_pop), .out_data_o({cq_tag, cq_len, cq_addr}),
+      .count_o(unused_cq_count));
+  wire cmd_fire = cmd_valid_i && cmd_ready_o;
 
-  wire [32:0] base, burst_end;
-  wire [8:0]  beats;
-  tpu_axi_burst #(.Bytes(Bytes), .MaxBeats(MaxBeats)) u_plan (
-      .cur_i(cur_q), .end_i(end_q), .base_o(base), .end_o(burst_end), .beats_o(beats));
+  // ---- address side: the queue head's span, split into bursts ------------------------
+  // Plans are made from the span's position in its 4 KB page and the bytes it has left,
+  // in narrow arithmetic, and wait in a register for the address channel.
+  reg                 mid_q;     // earlier bursts of the head span are planned
+  reg  [31:0]         cur_q;     // then: the next burst's first byte (beat-aligned)
+  reg  [W-1:0]        rem_q;     // ... and the span's bytes from there
+  wire [31:0]         cur  = mid_q ? cur_q : cq_addr;
+  wire [W-1:0]        rem  = mid_q ? rem_q : {{(W-12){1'b0}}, cq_len};
+  wire [LaneBits-1:0] off  = cur[LaneBits-1:0];
+  wire [31:0]         base = {cur[31:LaneBits], {LaneBits{1'b0}}};
+  wire [W-1:0]        need = rem + {{(W-LaneBits){1'b0}}, off};           // base to span end
+  wire [W-1:0]        room = 16'd4096 - {4'd0, base[11:0]};                // to the page end
+  wire [W-1:0]        cap  = CapBytes[W-1:0];
+  wire [W-1:0]        lim  = room < cap ? room : cap;
+  wire                last = need <= lim;
+  wire [W-1:0]        bytes = last ? need : lim;
+  wire [W-1:0]        beats = (bytes + Bytes[W-1:0] - 1'b1) >> LaneBits;
+  wire [LaneBits:0]   hi    = {1'b0, bytes[LaneBits-1:0] - 1'b1} + 1'b1;  // lanes of the last beat
 
-  wire                cmd_fire = cmd_valid_i && cmd_ready_o;
-  wire                ar_fire  = m_axi_arvalid_o && m_axi_arready_i;
+  reg                 ar_valid_q;
+  reg  [31:0]         ar_addr_q;
+  reg  [7:0]          ar_len_q;
+  reg  [RecBits-1:0]  ar_rec_q;
   wire                rec_ready;
-  wire                rec_valid;
-  wire [RecBits-1:0]  rec;
-  wire [CntBits-1:0]  unused_count;
+  wire                ar_fire = m_axi_arvalid_o && m_axi_arready_i;
+  wire                plan    = cq_valid && (!ar_valid_q || ar_fire);
+  assign cq_pop = plan && last;
 
   always @(posedge clk_i) begin
-    if (!rst_ni) walk_q <= 1'b0;
-    else if (cmd_fire) walk_q <= 1'b1;
-    else if (ar_fire && burst_end >= end_q) walk_q <= 1'b0;
+    if (!rst_ni) begin
+      mid_q      <= 1'b0;
+      ar_valid_q <= 1'b0;
+    end else begin
+      if (plan) mid_q <= !last;
+      if (plan) ar_valid_q <= 1'b1;
+      else if (ar_fire) ar_valid_q <= 1'b0;
+    end
   end
   always @(posedge clk_i) begin
-    if (cmd_fire) begin
-      cur_q <= {1'b0, cmd_addr_i};
-      end_q <= {1'b0, cmd_addr_i} + {21'd0, cmd_len_i};
-      tag_q <= cmd_tag_i;
-    end else if (ar_fire) begin
-      cur_q <= burst_end;
+    if (plan) begin
+      cur_q     <= base + {16'd0, lim};
+      rem_q     <= need - lim;
+      ar_addr_q <= base;
+      ar_len_q  <= beats[7:0] - 8'd1;  // beats <= MaxBeats <= 256
+      ar_rec_q  <= {cq_tag, last, mid_q ? {(LaneBits+1){1'b0}} : {1'b0, off}, hi};
     end
   end
 
-  // the next span is taken as the current one's last burst goes out: a span per cycle
-  assign cmd_ready_o     = !walk_q || (ar_fire && burst_end >= end_q);
   // arvalid never drops before its handshake: only a handshake fills the record FIFO.
-  assign m_axi_arvalid_o = walk_q && rec_ready;
-  assign m_axi_araddr_o  = base[31:0];
-  assign m_axi_arlen_o   = beats[7:0] - 8'd1;  // beats <= 256
+  assign m_axi_arvalid_o = ar_valid_q && rec_ready;
+  assign m_axi_araddr_o  = ar_addr_q;
+  assign m_axi_arlen_o   = ar_len_q;
   assign m_axi_arsize_o  = Size;
   assign m_axi_arburst_o = 2'b01;  // INCR
 
   // ---- data side: the bursts on the bus, oldest first --------------------------------
-  wire r_fire = m_axi_rvalid_i && m_axi_rready_o;
+  wire                r_fire = m_axi_rvalid_i && m_axi_rready_o;
+  wire                rec_valid;
+  wire [RecBits-1:0]  rec;
+  wire [CntBits-1:0]  unused_count;
   tpu_fifo #(.Width(RecBits), .Depth(Bursts)) u_bursts (
       .clk_i, .rst_ni, .clear_i(1'b0),
-      .in_valid_i(ar_fire), .in_ready_o(rec_ready), .in_data_i({tag_q, end_q, cur_q}),
+      .in_valid_i(ar_fire), .in_ready_o(rec_ready), .in_data_i(ar_rec_q),
       .out_valid_o(rec_valid), .out_ready_i(r_fire && m_axi_rlast_i), .out_data_o(rec),
       .count_o(unused_count));
-  wire [32:0] rec_cur = rec[32:0];
-  wire [32:0] rec_end = rec[65:33];
-  wire        rec_tag = rec[66];
+  wire [LaneBits:0] rec_hi   = rec[LaneBits:0];
+  wire [LaneBits:0] rec_lo   = rec[2*LaneBits+1:LaneBits+1];
+  wire              rec_ends = rec[RecBits-2];
+  wire              rec_tag  = rec[RecBits-1];
 
-  reg         mid_q;            // a burst is part-way through: beat_q is its next beat
-  reg  [32:0] beat_q;
-  reg         err_q;            // an earlier beat of this span had an error
+  reg          beat_mid_q;      // a burst is part-way through: not its first beat
+  reg          err_q;           // an earlier beat of this span had an error
   reg  [CntBits:0] spans_q;     // spans taken and not yet ended on the out stream
-  wire [32:0] beat      = mid_q ? beat_q : {rec_cur[32:LaneBits], {LaneBits{1'b0}}};
-  wire [32:0] beat_end  = beat + Bytes;
-  wire        span_done = beat_end >= rec_end;   // this beat holds the span's last byte
-  wire        bad       = m_axi_rresp_i != 2'b00;
-  wire        out_fire  = r_fire;                // beats pass straight through
-  wire        span_out  = out_fire && out_last_o;
+  wire         bad      = m_axi_rresp_i != 2'b00;
+  wire         out_fire = r_fire;                // beats pass straight through
+  wire         span_out = out_fire && out_last_o;
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
-      mid_q   <= 1'b0;
-      err_q   <= 1'b0;
-      spans_q <= {(CntBits+1){1'b0}};
+      beat_mid_q <= 1'b0;
+      err_q      <= 1'b0;
+      spans_q    <= {(CntBits+1){1'b0}};
     end else begin
-      if (r_fire) mid_q <= !m_axi_rlast_i;
+      if (r_fire) beat_mid_q <= !m_axi_rlast_i;
       if (span_out) err_q <= 1'b0;
       else if (r_fire && bad) err_q <= 1'b1;
       spans_q <= spans_q + {{CntBits{1'b0}}, cmd_fire} - {{CntBits{1'b0}}, span_out};
     end
   end
-  always @(posedge clk_i) if (r_fire) beat_q <= beat_end;
 
-  wire [32:0] lo_addr = (rec_cur > beat) ? rec_cur : beat;
-  wire [32:0] hi_addr = span_done ? rec_end : beat_end;
-  wire [32:0] lo_off  = lo_addr - beat;   // 0 .. Bytes-1
-  wire [32:0] hi_off  = hi_addr - beat;   // 1 .. Bytes
   assign m_axi_rready_o = rec_valid && out_ready_i;
   assign out_valid_o    = rec_valid && m_axi_rvalid_i;
   assign out_data_o     = m_axi_rdata_i;
-  assign out_lo_o       = lo_off[LaneBits:0];
-  assign out_hi_o       = hi_off[LaneBits:0];
-  assign out_last_o     = m_axi_rlast_i && span_done;
+  assign out_lo_o       = beat_mid_q ? {(LaneBits+1){1'b0}} : rec_lo;
+  assign out_hi_o       = (m_axi_rlast_i && rec_ends) ? rec_hi : Bytes[LaneBits:0];
+  assign out_last_o     = m_axi_rlast_i && rec_ends;
   assign out_error_o    = err_q || bad;
   assign out_tag_o      = rec_tag;
   assign busy_o         = spans_q != {(CntBits+1){1'b0}};
 
-  wire unused_offsets = ^{lo_off[32:LaneBits+1], hi_off[32:LaneBits+1], beats[8], base[32]};
+  wire unused_plan = ^beats[W-1:8];
 
 `ifdef FORMAL
   // Proven by `make formal`, given a slave that follows AXI4 (R held while stalled):

@@ -121,8 +121,10 @@ module tpu_controller #(
   reg                       whm_any_q;    // whm ranges below are in flight
   reg  [31:0]               whm_lo_q;
   reg  [32:0]               whm_hi_q;
-  // Decode stage: the fetch buffer's head is decoded into a register, and issue works
-  // from the register (the decoder's products and comparisons are a cycle of their own).
+  // Decode: two stages. The fetch buffer's head goes into the decoder's own register
+  // (P: its products and device-memory room), and from there, decoded, into the decode
+  // register (D), from which issue works; each stage is a cycle of carry chains.
+  wire [127:0]              p_instr;
   wire [3:0]                f_op, f_dec_err;
   wire [1:0]                f_unit;
   wire [3:0]                f_en;
@@ -130,12 +132,17 @@ module tpu_controller #(
   wire [4*(AddrBits+1)-1:0] f_hi;
   wire [31:0]               f_mem_lo;
   wire [32:0]               f_mem_hi;
+  wire                      p_take;
   tpu_decode #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
-               .DramBytes(DramBytes), .AddrBits(AddrBits)) u_decode (
-      .instr_i(f_instr_i), .op_o(f_op), .error_o(f_dec_err), .unit_o(f_unit), .en_o(f_en),
+               .DramBytes(DramBytes), .AddrBits(AddrBits), .Registered(1)) u_decode (
+      .clk_i, .take_i(p_take), .instr_i(f_instr_i), .instr_o(p_instr),
+      .op_o(f_op), .error_o(f_dec_err), .unit_o(f_unit), .en_o(f_en),
       .lo_o(f_lo), .hi_o(f_hi), .mem_lo_o(f_mem_lo), .mem_hi_o(f_mem_hi));
+  reg                  p_valid_q;
+  reg  [31:0]          p_pc_q;
+  reg  [3:0]           p_fault_q;
 
-  // the register: the instruction, its pc and fetch fault, and the decoder's results
+  // the decode register: the instruction, its pc and fetch fault, and the decoder's results
   localparam integer DecWidth = 4 + 4 + 2 + 4 + 4 * AddrBits + 4 * (AddrBits + 1) + 32 + 33;
   reg                  d_valid_q;
   reg  [127:0]         d_instr_q;
@@ -180,23 +187,14 @@ module tpu_controller #(
       .cand_lo_i(lo), .cand_hi_i(hi), .cand_ready_o(sb_ready), .cand_slot_o(sb_slot),
       .retire_i(retire_i), .busy_o(sb_busy), .may_fault_o(sb_may_fault));
 
-  // The oldest fault: the decode error (younger than everything issued) or a unit's.
-  reg        f_any;
-  reg [3:0]  f_code;
-  reg [31:0] f_pc;
-  integer u;
-  always @(*) begin
-    f_any  = err_q;
-    f_code = err_code_q;
-    f_pc   = err_pc_q;
-    if (bad && (!f_any || d_pc_q < f_pc)) begin
-      f_any = 1'b1; f_code = head_err; f_pc = d_pc_q;
-    end
-    for (u = 0; u < 3; u = u + 1)
-      if (fault_i[u] && (!f_any || fault_pc_i[32*u +: 32] < f_pc)) begin
-        f_any = 1'b1; f_code = fault_code_i[4*u +: 4]; f_pc = fault_pc_i[32*u +: 32];
-      end
-  end
+  // The oldest fault: the one collected so far, the decode error (younger than
+  // everything issued) or a unit's.
+  wire       f_any;
+  wire [3:0] f_code;
+  wire [31:0] f_pc;
+  tpu_oldest_fault #(.K(5)) u_oldest (
+      .valid_i({fault_i, bad, err_q}), .code_i({fault_code_i, head_err, err_code_q}),
+      .pc_i({fault_pc_i, d_pc_q, err_pc_q}), .any_o(f_any), .code_o(f_code), .pc_o(f_pc));
 
   wire drained = running && stopping_q && !sb_busy && !fetch_busy_i && &unit_idle_i;
   wire begin_run = start_pending_q && !scrub_q && !running;
@@ -255,19 +253,31 @@ module tpu_controller #(
     end
   end
 
-  // The decode register takes the fetch buffer's head when it is empty or its
-  // instruction leaves; it is emptied when a run begins and while the run stops.
-  wire d_take = running && !stopping_q && f_valid_i && (!d_valid_q || pop);
+  // Each decode stage takes from the one before when it is empty or its instruction
+  // moves on; both are emptied when a run begins and while the run stops.
+  wire flow   = running && !stopping_q;
+  wire d_take = flow && p_valid_q && (!d_valid_q || pop);
+  assign p_take = flow && f_valid_i && (!p_valid_q || d_take);
   always @(posedge clk_i) begin
-    if (!rst_ni || begin_run || (running && stopping_q)) d_valid_q <= 1'b0;
-    else if (d_take)                                    d_valid_q <= 1'b1;
-    else if (pop)                                       d_valid_q <= 1'b0;
+    if (!rst_ni || begin_run || (running && stopping_q)) begin
+      p_valid_q <= 1'b0;
+      d_valid_q <= 1'b0;
+    end else begin
+      if (p_take)      p_valid_q <= 1'b1;
+      else if (d_take) p_valid_q <= 1'b0;
+      if (d_take)      d_valid_q <= 1'b1;
+      else if (pop)    d_valid_q <= 1'b0;
+    end
   end
   always @(posedge clk_i) begin
+    if (p_take) begin
+      p_pc_q     <= f_pc_i;
+      p_fault_q  <= f_fault_i;
+    end
     if (d_take) begin
-      d_instr_q  <= f_instr_i;
-      d_pc_q     <= f_pc_i;
-      d_fault_q  <= f_fault_i;
+      d_instr_q  <= p_instr;
+      d_pc_q     <= p_pc_q;
+      d_fault_q  <= p_fault_q;
       d_dec_q    <= {f_op, f_dec_err, f_unit, f_en, f_lo, f_hi, f_mem_lo, f_mem_hi};
     end
   end
@@ -336,7 +346,7 @@ module tpu_controller #(
 
   assign fetch_start_o = begin_run;
   assign fetch_stop_o  = !running || stopping_q;
-  assign f_ready_o     = d_take;
+  assign f_ready_o     = p_take;
   assign q_valid_o     = issue ? (4'b0001 << unit) : 4'b0000;
   assign q_instr_o     = d_instr_q;
   assign q_pc_o        = d_pc_q;

@@ -2,8 +2,13 @@
 // Instruction decode: the static checks of docs/isa.md for this configuration, the
 // unit an instruction goes to, the row ranges the interlock scoreboard needs, and the
 // device-memory bytes a DMA instruction touches (for the controller's memory order).
-// Purely combinational. The weight-FIFO rule depends on program order and lives in
-// the controller.
+// The weight-FIFO rule depends on program order and lives in the controller.
+//
+// Two halves: the products and the device-memory room (Dram - addr - the row's tail)
+// are computed from instr_i, the sums, comparisons and ranges from those. With
+// Registered = 1 the first half's results and the instruction are held in a register
+// loaded by take_i, and the outputs describe that registered instruction (a pipeline
+// stage between two carry chains and a multiplier); with 0 everything is combinational.
 `default_nettype none
 
 module tpu_decode #(
@@ -11,9 +16,13 @@ module tpu_decode #(
     parameter integer UbRows    = 4096,
     parameter integer AccRows   = 2048,
     parameter integer DramBytes = 1048576,
-    parameter integer AddrBits  = 16      // row-address width of the scoreboard
+    parameter integer AddrBits  = 16,     // row-address width of the scoreboard
+    parameter integer Registered = 0      // 1: a register between the two halves
 ) (
+    input  wire                    clk_i,      // (Registered = 1)
+    input  wire                    take_i,     // (Registered = 1) load instr_i
     input  wire [127:0]            instr_i,
+    output wire [127:0]            instr_o,    // the instruction the outputs describe
     output wire [3:0]              op_o,
     output reg  [3:0]              error_o,    // TPU_ERR_*: the smallest applicable code
     output reg  [1:0]              unit_o,     // 0 DMA-in, 1 matrix, 2 activation, 3 DMA-out
@@ -29,44 +38,80 @@ module tpu_decode #(
   wire [36:0] N    = {5'd0, n_u};
   wire [36:0] Ub   = {5'd0, ub_u};
   wire [36:0] Acc  = {5'd0, acc_u};
-  wire [36:0] Dram = {5'd0, dram_u};
 
-  wire [3:0] op = instr_i[3:0];
+  // ---- first half: from instr_i ------------------------------------------------------
+  wire [3:0]  in_op       = instr_i[3:0];
+  // The products, as narrow as their operands (one 16x16 multiplier serves rhm, whm and
+  // rw, whose row count and stride sit in the same bits or are 6 bits wide).
+  wire        in_transpose = instr_i[TPU_RW_TRANSPOSE_LSB];
+  wire [15:0] in_rows_m1  = instr_i[TPU_MMC_ROWS_LSB +: 16];
+  wire [15:0] in_stride   = instr_i[TPU_RHM_STRIDE_LSB +: 16];
+  wire [5:0]  in_rw_rows_m1 = in_transpose ? instr_i[TPU_RW_N_LSB +: 6] : instr_i[TPU_RW_K_LSB +: 6];
+  wire [15:0] in_span_rows  = in_op == TPU_OP_RW ? {10'd0, in_rw_rows_m1} : in_rows_m1;
+  wire [31:0] in_row_span = in_span_rows * in_stride;
+  wire [21:0] in_seg_span = instr_i[TPU_RHM_SEGS_LSB +: 6] * instr_i[TPU_RHM_SEGSTRIDE_LSB +: 16];
+  wire [16:0] in_rows     = {1'b0, in_rows_m1} + 17'd1;
+  wire [4:0]  in_pool     = {1'b0, instr_i[TPU_ACT_POOL_LSB +: TPU_ACT_POOL_W]} + 5'd1;
+  wire [21:0] in_act_rows = in_rows * in_pool;  // at most 2^16 * 16
+  wire [6:0]  in_seglen   = {1'b0, instr_i[TPU_RHM_SEGLEN_LSB +: 6]} + 7'd1;
+  wire [6:0]  in_segs     = {1'b0, instr_i[TPU_RHM_SEGS_LSB +: 6]} + 7'd1;
+  wire [13:0] in_seg_row  = in_seglen * in_segs;
+  // The bytes of the last row past its start (rhm: the last segment; whm: the row; rw:
+  // the tile row), and the device memory left after them: an instruction fits when
+  // row_span (+ seg_span) <= Dram - addr - tail, i.e. room_o >= 0 and the span <= room.
+  wire [6:0]  in_tail     = in_op == TPU_OP_RW  ? ({1'b0, in_transpose ? instr_i[TPU_RW_K_LSB +: 6]
+                                                                       : instr_i[TPU_RW_N_LSB +: 6]} + 7'd1) :
+                            in_op == TPU_OP_WHM ? ({1'b0, instr_i[TPU_WHM_LEN_LSB +: 6]} + 7'd1) : in_seglen;
+  wire [32:0] in_addr_tail = {1'b0, instr_i[TPU_RHM_ADDR_LSB +: 32]} + {26'd0, in_tail};
+  wire [34:0] in_room      = {3'd0, dram_u} - {2'd0, in_addr_tail};  // bit 34: negative
+
+  // ---- the register between the halves (or wires) ------------------------------------
+  wire [127:0] instr_r;
+  wire [31:0]  row_span_r;
+  wire [21:0]  seg_span_r, act_rows_r;
+  wire [13:0]  seg_row_r;
+  wire [32:0]  addr_tail_r;
+  wire [34:0]  room_r;
+  localparam integer HalfBits = 128 + 32 + 22 + 22 + 14 + 33 + 35;
+  wire [HalfBits-1:0] half = {instr_i, in_row_span, in_seg_span, in_act_rows, in_seg_row,
+                              in_addr_tail, in_room};
+  generate
+    if (Registered != 0) begin : g_reg
+      reg [HalfBits-1:0] half_q;
+      always @(posedge clk_i) if (take_i) half_q <= half;
+      assign {instr_r, row_span_r, seg_span_r, act_rows_r, seg_row_r, addr_tail_r, room_r} = half_q;
+    end else begin : g_comb
+      assign {instr_r, row_span_r, seg_span_r, act_rows_r, seg_row_r, addr_tail_r, room_r} = half;
+      wire unused_clk = ^{clk_i, take_i};
+    end
+  endgenerate
+
+  // ---- second half: sums, checks and ranges of instr_r --------------------------------
+  wire [3:0] op = instr_r[3:0];
   assign op_o = op;
+  assign instr_o = instr_r;
 
-  // Fields, widened to 37 bits so that no sum or product below can wrap. Counts are
-  // stored minus one; the +1 is applied here.
-  wire [36:0] ub       = {21'd0, instr_i[TPU_MMC_UB_LSB +: TPU_MMC_UB_W]};          // same place in rhm/whm/act
-  wire [36:0] rows     = {21'd0, instr_i[TPU_MMC_ROWS_LSB +: TPU_MMC_ROWS_W]} + 37'd1;
-  wire [36:0] acc      = {21'd0, instr_i[TPU_MMC_ACC_LSB +: TPU_MMC_ACC_W]};
-  wire [36:0] addr     = {5'd0, instr_i[TPU_RHM_ADDR_LSB +: TPU_RHM_ADDR_W]};       // same place in whm/rw
-  wire [36:0] seglen   = {31'd0, instr_i[TPU_RHM_SEGLEN_LSB +: TPU_RHM_SEGLEN_W]} + 37'd1;
-  wire [36:0] segs     = {31'd0, instr_i[TPU_RHM_SEGS_LSB +: TPU_RHM_SEGS_W]} + 37'd1;
-  wire [36:0] len      = {31'd0, instr_i[TPU_WHM_LEN_LSB +: TPU_WHM_LEN_W]} + 37'd1;
-  wire        transpose= instr_i[TPU_RW_TRANSPOSE_LSB];
-  wire [36:0] k        = {31'd0, instr_i[TPU_RW_K_LSB +: TPU_RW_K_W]} + 37'd1;
-  wire [36:0] n        = {31'd0, instr_i[TPU_RW_N_LSB +: TPU_RW_N_W]} + 37'd1;
-  wire [36:0] params   = {21'd0, instr_i[TPU_ACT_PARAMS_LSB +: TPU_ACT_PARAMS_W]};
-  wire [36:0] pool     = {33'd0, instr_i[TPU_ACT_POOL_LSB +: TPU_ACT_POOL_W]} + 37'd1;
+  // Fields, widened to 37 bits so that no sum below can wrap. Counts are stored minus
+  // one; the +1 is applied here.
+  wire [36:0] ub       = {21'd0, instr_r[TPU_MMC_UB_LSB +: TPU_MMC_UB_W]};          // same place in rhm/whm/act
+  wire [36:0] rows     = {21'd0, instr_r[TPU_MMC_ROWS_LSB +: TPU_MMC_ROWS_W]} + 37'd1;
+  wire [36:0] acc      = {21'd0, instr_r[TPU_MMC_ACC_LSB +: TPU_MMC_ACC_W]};
+  wire [36:0] seglen   = {31'd0, instr_r[TPU_RHM_SEGLEN_LSB +: TPU_RHM_SEGLEN_W]} + 37'd1;
+  wire [36:0] segs     = {31'd0, instr_r[TPU_RHM_SEGS_LSB +: TPU_RHM_SEGS_W]} + 37'd1;
+  wire [36:0] len      = {31'd0, instr_r[TPU_WHM_LEN_LSB +: TPU_WHM_LEN_W]} + 37'd1;
+  wire [36:0] k        = {31'd0, instr_r[TPU_RW_K_LSB +: TPU_RW_K_W]} + 37'd1;
+  wire [36:0] n        = {31'd0, instr_r[TPU_RW_N_LSB +: TPU_RW_N_W]} + 37'd1;
+  wire [36:0] params   = {21'd0, instr_r[TPU_ACT_PARAMS_LSB +: TPU_ACT_PARAMS_W]};
 
-  // End (exclusive) of the device-memory bytes each DMA instruction touches. The
-  // products are kept as narrow as their operands (one 16x16 multiplier serves rhm, whm
-  // and rw, whose row count and stride sit in the same bits or are 6 bits wide).
-  wire [15:0] rows_m1  = instr_i[TPU_MMC_ROWS_LSB +: 16];
-  wire [15:0] stride16 = instr_i[TPU_RHM_STRIDE_LSB +: 16];
-  wire [36:0] rw_len   = transpose ? k : n;
-  wire [5:0]  rw_rows_m1 = transpose ? instr_i[TPU_RW_N_LSB +: 6] : instr_i[TPU_RW_K_LSB +: 6];
-  wire [15:0] span_rows  = op == TPU_OP_RW ? {10'd0, rw_rows_m1} : rows_m1;
-  wire [31:0] row_span   = span_rows * stride16;
-  wire [21:0] seg_span   = instr_i[TPU_RHM_SEGS_LSB +: 6] * instr_i[TPU_RHM_SEGSTRIDE_LSB +: 16];
-  wire [36:0] rhm_end = addr + {5'd0, row_span} + {15'd0, seg_span} + seglen;
-  wire [36:0] whm_end = addr + {5'd0, row_span} + len;
-  wire [36:0] rw_end  = addr + {5'd0, row_span} + rw_len;
-  assign mem_lo_o = addr[31:0];
-  assign mem_hi_o = op == TPU_OP_RW ? rw_end[32:0] : op == TPU_OP_WHM ? whm_end[32:0] : rhm_end[32:0];
-  wire [21:0] act_rows = rows[16:0] * pool[4:0];  // at most 2^16 * 16
-  wire [36:0] act_acc_rows = {15'd0, act_rows};
-  wire        unused_high = ^{rows[36:17], pool[36:5]};  // zero by construction
+  // Device memory: [addr, addr + span + tail), span = row_span (+ seg_span for rhm).
+  wire [32:0] span     = {1'b0, row_span_r} + (op == TPU_OP_RHM ? {11'd0, seg_span_r} : 33'd0);
+  wire        dram_out = room_r[34] || {2'd0, span} > room_r;
+  wire [33:0] mem_end  = {1'b0, addr_tail_r} + {1'b0, span};
+  assign mem_lo_o = instr_r[TPU_RHM_ADDR_LSB +: 32];
+  assign mem_hi_o = mem_end[32:0];   // (a legal instruction's end is at most Dram)
+  wire [36:0] act_acc_rows = {15'd0, act_rows_r};
+  wire [36:0] seg_row      = {23'd0, seg_row_r};
+  wire        unused_end   = mem_end[33];
 
   function automatic [3:0] first_error(input illegal, input ub_bad, input acc_bad,
                                        input dram_bad);
@@ -92,33 +137,33 @@ module tpu_decode #(
     lo_o    = {4*AddrBits{1'b0}};
     hi_o    = {4*HiBits{1'b0}};
     case (op)
-      TPU_OP_NOP:  error_o = first_error(|(instr_i & TPU_NOP_RESERVED), 1'b0, 1'b0, 1'b0);
-      TPU_OP_HALT: error_o = first_error(|(instr_i & TPU_HALT_RESERVED), 1'b0, 1'b0, 1'b0);
-      TPU_OP_SYNC: error_o = first_error(|(instr_i & TPU_SYNC_RESERVED), 1'b0, 1'b0, 1'b0);
+      TPU_OP_NOP:  error_o = first_error(|(instr_r & TPU_NOP_RESERVED), 1'b0, 1'b0, 1'b0);
+      TPU_OP_HALT: error_o = first_error(|(instr_r & TPU_HALT_RESERVED), 1'b0, 1'b0, 1'b0);
+      TPU_OP_SYNC: error_o = first_error(|(instr_r & TPU_SYNC_RESERVED), 1'b0, 1'b0, 1'b0);
       TPU_OP_RHM: begin
-        error_o = first_error(|(instr_i & TPU_RHM_RESERVED) || seglen > N || segs > N ||
-                                  seglen * segs > N,
-                              ub_end > Ub, 1'b0, rhm_end > Dram);
+        error_o = first_error(|(instr_r & TPU_RHM_RESERVED) || seglen > N || segs > N ||
+                                  seg_row > N,
+                              ub_end > Ub, 1'b0, dram_out);
         unit_o = 2'd0;
         en_o[UbWr] = 1'b1;
         lo_o[AddrBits*UbWr +: AddrBits] = ub[AddrBits-1:0];
         hi_o[HiBits*UbWr +: HiBits]     = ub_end[HiBits-1:0];
       end
       TPU_OP_WHM: begin
-        error_o = first_error(|(instr_i & TPU_WHM_RESERVED) || len > N, ub_end > Ub, 1'b0,
-                              whm_end > Dram);
+        error_o = first_error(|(instr_r & TPU_WHM_RESERVED) || len > N, ub_end > Ub, 1'b0,
+                              dram_out);
         unit_o = 2'd3;
         en_o[UbRd] = 1'b1;
         lo_o[AddrBits*UbRd +: AddrBits] = ub[AddrBits-1:0];
         hi_o[HiBits*UbRd +: HiBits]     = ub_end[HiBits-1:0];
       end
       TPU_OP_RW: begin
-        error_o = first_error(|(instr_i & TPU_RW_RESERVED) || k > N || n > N, 1'b0, 1'b0,
-                              rw_end > Dram);
+        error_o = first_error(|(instr_r & TPU_RW_RESERVED) || k > N || n > N, 1'b0, 1'b0,
+                              dram_out);
         unit_o = 2'd0;
       end
       TPU_OP_MMC: begin
-        error_o = first_error(|(instr_i & TPU_MMC_RESERVED), ub_end > Ub, acc_end > Acc,
+        error_o = first_error(|(instr_r & TPU_MMC_RESERVED), ub_end > Ub, acc_end > Acc,
                               1'b0);
         unit_o = 2'd1;
         en_o[UbRd]  = 1'b1;
@@ -129,7 +174,7 @@ module tpu_decode #(
         hi_o[HiBits*AccWr +: HiBits]     = acc_end[HiBits-1:0];
       end
       TPU_OP_ACT: begin
-        error_o = first_error(|(instr_i & TPU_ACT_RESERVED),
+        error_o = first_error(|(instr_r & TPU_ACT_RESERVED),
                               ub_end > Ub || params_end > Ub,
                               act_end > Acc, 1'b0);
         unit_o = 2'd2;

@@ -337,11 +337,13 @@ TEST_CASE("short rhm instructions stream their rows back to back", "[rtl][core][
   }
   prog.push_back(halt);
   const std::map<uint32_t, uint64_t> log = retire_cycles(prog);
-  // (instruction fetch shares the read engine and goes first: allow it a few cycles)
+  // Instruction fetch shares the read engine and goes first: the program's second and
+  // third 64-byte fetch spans (4 bus words each at N = 16) may land between these rows.
+  const uint64_t fetch_beats = 2 * 64 / (cfg.dma_width / 8);
   std::ostringstream gaps;
   for (uint32_t pc = 0x30; pc <= 0x90; pc += 0x10) gaps << " " << log.at(pc) - log.at(pc - 0x10);
   INFO("cycles between retirements:" << gaps.str());
-  CHECK(log.at(0x90) - log.at(0x20) <= 7u * 8u + 6u);
+  CHECK(log.at(0x90) - log.at(0x20) <= 7u * 8u + fetch_beats);
 }
 
 TEMPLATE_TEST_CASE("gathered rhm rows equal the model's under any memory timing", "[rtl][core][gather]", Vcore_n4,

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+// The oldest of several faults: the valid candidate with the lowest PC (program order
+// within a run), the first in candidate order on a tie. Every pair of PCs is compared
+// at once and the winner picked by an AND-OR, so the depth is one comparator and a
+// mux, not a chain of K compare-and-select steps (the ECP5 build's longest path).
+`default_nettype none
+
+module tpu_oldest_fault #(
+    parameter integer K = 5
+) (
+    input  wire [K-1:0]    valid_i,
+    input  wire [K*4-1:0]  code_i,
+    input  wire [K*32-1:0] pc_i,
+    output wire            any_o,
+    output reg  [3:0]      code_o,
+    output reg  [31:0]     pc_o
+);
+  // le[K*i + j], j < i: candidate j's PC is at most candidate i's, so j, earlier in
+  // candidate order, wins over i; otherwise i wins over j. One comparator per pair.
+  wire [K*K-1:0] le;
+  genvar i, j;
+  generate
+    for (i = 0; i < K; i = i + 1) begin : g_row
+      for (j = 0; j < K; j = j + 1) begin : g_col
+        if (j < i) begin : g_cmp
+          assign le[K*i + j] = pc_i[32*j +: 32] <= pc_i[32*i +: 32];
+        end else begin : g_none
+          assign le[K*i + j] = 1'b0;
+        end
+      end
+    end
+  endgenerate
+
+  reg [K-1:0] beaten;   // a valid candidate wins over this one
+  integer a, b;
+  always @(*) begin
+    code_o = 4'd0;
+    pc_o   = 32'd0;
+    for (a = 0; a < K; a = a + 1) begin
+      beaten[a] = 1'b0;
+      for (b = 0; b < K; b = b + 1)
+        if (b < a)      beaten[a] = beaten[a] | (valid_i[b] && le[K*a + b]);
+        else if (b > a) beaten[a] = beaten[a] | (valid_i[b] && !le[K*b + a]);
+      if (valid_i[a] && !beaten[a]) begin
+        code_o = code_o | code_i[4*a +: 4];
+        pc_o   = pc_o | pc_i[32*a +: 32];
+      end
+    end
+  end
+  assign any_o = |valid_i;
+endmodule
+
+`default_nettype wire
