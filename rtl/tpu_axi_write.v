@@ -58,59 +58,74 @@ module tpu_axi_write #(
   wire cmd_fire = cmd_valid_i && cmd_ready_o;
 
   // ---- the span ring: entries [w_q, aw_q) are addressed, [aw_q, wr_q) are not yet -------
-  reg [32:0]            start_m [0:Spans-1];  // the span's first byte
-  reg [32:0]            end_m   [0:Spans-1];  // one past its last byte
+  // Each span is planned as it arrives, in arithmetic as narrow as a span: its first
+  // lane, its beats, whether it crosses a 4 KB page and after how many beats, and one
+  // past the last valid lane of its last beat. The walkers then only count beats.
+  localparam integer BeatBits = $clog2((SpanBytes + 2 * Bytes) / Bytes + 1);
+  localparam integer PlanBits = LaneBits + 1 + 2 * BeatBits + (LaneBits + 1);
+  wire [LaneBits-1:0] c_off   = cmd_addr_i[LaneBits-1:0];
+  wire [12:0]         c_need  = {{(13-LenBits){1'b0}}, cmd_len_i} + {{(13-LaneBits){1'b0}}, c_off};
+  wire [12:0]         c_room  = 13'd4096 - {1'b0, cmd_addr_i[11:LaneBits], {LaneBits{1'b0}}};
+  wire                c_cross = c_need > c_room;
+  wire [12:0]         c_total = (c_need + Bytes[12:0] - 1'b1) >> LaneBits;   // beats of the span
+  wire [12:0]         c_first = c_room >> LaneBits;                          // beats before the page end
+  wire [LaneBits:0]   c_hi    = {1'b0, c_need[LaneBits-1:0] - 1'b1} + 1'b1;  // lanes of the last beat
+  wire [PlanBits-1:0] c_plan  = {c_off, c_cross, c_total[BeatBits-1:0], c_first[BeatBits-1:0], c_hi};
+  wire unused_plan = ^{c_total[12:BeatBits], c_first[12:BeatBits]};
+
+  reg [31:0]            start_m [0:Spans-1];  // the span's first byte
+  reg [PlanBits-1:0]    plan_m  [0:Spans-1];
   reg [SpanBytes*8-1:0] data_m  [0:Spans-1];
   reg [RingBits:0]      wr_q, aw_q, w_q;      // one extra bit tells full from empty
   always @(posedge clk_i) begin
     if (cmd_fire) begin
-      start_m[wr_q[RingBits-1:0]] <= {1'b0, cmd_addr_i};
-      end_m[wr_q[RingBits-1:0]]   <= {1'b0, cmd_addr_i} + {{(33-LenBits){1'b0}}, cmd_len_i};
+      start_m[wr_q[RingBits-1:0]] <= cmd_addr_i;
+      plan_m[wr_q[RingBits-1:0]]  <= c_plan;
       data_m[wr_q[RingBits-1:0]]  <= cmd_data_i;
     end
   end
 
-  // ---- address walker: the bursts of span aw_q ------------------------------------------
-  reg         aw_mid_q;   // an earlier burst of span aw_q is out; the next starts at aw_cur_q
-  reg  [32:0] aw_cur_q;
-  wire [32:0] a_end = end_m[aw_q[RingBits-1:0]];
-  wire [32:0] a_cur = aw_mid_q ? aw_cur_q : start_m[aw_q[RingBits-1:0]];
-  wire [32:0] base, burst_end;
-  wire [8:0]  beats;
-  tpu_axi_burst #(.Bytes(Bytes), .MaxBeats(256)) u_plan (
-      .cur_i(a_cur), .end_i(a_end), .base_o(base), .end_o(burst_end), .beats_o(beats));
-  wire a_last = burst_end >= a_end;  // this burst ends the span
+  // ---- address walker: the bursts of span aw_q (a second one past a page end) -----------
+  reg                 aw_mid_q;   // the span's first burst is out; the second is next
+  wire [31:0]         a_start = start_m[aw_q[RingBits-1:0]];
+  wire [LaneBits-1:0] a_off;
+  wire                a_cross;
+  wire [BeatBits-1:0] a_total, a_first;
+  wire [LaneBits:0]   a_hi;
+  assign {a_off, a_cross, a_total, a_first, a_hi} = plan_m[aw_q[RingBits-1:0]];
+  wire [31:0]         base  = aw_mid_q ? {a_start[31:12] + 20'd1, 12'd0}
+                                       : {a_start[31:LaneBits], {LaneBits{1'b0}}};
+  wire [BeatBits-1:0] beats = !a_cross ? a_total : aw_mid_q ? a_total - a_first : a_first;
+  wire                a_last = !a_cross || aw_mid_q;  // this burst ends the span
 
-  // ---- data walker: the beats of span w_q, a beat-aligned address at a time -------------
-  reg         w_mid_q;    // earlier beats of span w_q are out; the next is at beat_q
-  reg  [32:0] beat_q;
-  wire [32:0] w_start  = start_m[w_q[RingBits-1:0]];
-  wire [32:0] w_end    = end_m[w_q[RingBits-1:0]];
-  wire [32:0] beat     = w_mid_q ? beat_q : {w_start[32:LaneBits], {LaneBits{1'b0}}};
-  wire [32:0] beat_end = beat + Bytes;
-  wire        w_last   = beat_end >= w_end;  // the span's last beat
-  // The burst holding this beat ends where the address walker's plan ended it.
-  wire [32:0] w_burst_end;
-  wire [32:0] unused_w_base;
-  wire [8:0]  unused_w_beats;
-  tpu_axi_burst #(.Bytes(Bytes), .MaxBeats(256)) u_wplan (
-      .cur_i(beat), .end_i(w_end), .base_o(unused_w_base), .end_o(w_burst_end), .beats_o(unused_w_beats));
-  wire        burst_last = beat_end >= w_burst_end;
+  // ---- data walker: the beats of span w_q -----------------------------------------------
+  reg                 w_mid_q;    // earlier beats of span w_q are out; the next is beat_q
+  reg  [BeatBits-1:0] beat_q;
+  wire [BeatBits-1:0] k = w_mid_q ? beat_q : {BeatBits{1'b0}};
+  wire [LaneBits-1:0] w_off;
+  wire                w_cross;
+  wire [BeatBits-1:0] w_total, w_first;
+  wire [LaneBits:0]   w_hi;
+  assign {w_off, w_cross, w_total, w_first, w_hi} = plan_m[w_q[RingBits-1:0]];
+  wire                w_last     = k == w_total - 1'b1;                   // the span's last beat
+  wire                burst_last = w_last || (w_cross && k == w_first - 1'b1);
 
-  // Beat lanes: lane l carries span byte j = beat + l - start when that address is inside
-  // the span. With the span padded by a beat of zeros on each side, span byte j sits at
-  // padded byte j + Bytes, so the beat is one right shift.
+  // Beat lanes: lane l of beat k carries span byte j = k * Bytes + l - off when that is
+  // inside the span. With the span padded by a beat of zeros on each side, span byte j
+  // sits at padded byte j + Bytes, so the beat is one right shift.
   localparam integer PadBytes = SpanBytes + 2 * Bytes;
   localparam integer ShBits   = $clog2(PadBytes);
   wire [PadBytes*8-1:0] padded = {{(Bytes*8){1'b0}}, data_m[w_q[RingBits-1:0]], {(Bytes*8){1'b0}}};
-  wire [32:0]           shift  = beat + Bytes - w_start;  // 1 .. SpanBytes + Bytes
+  wire [ShBits:0]       shift  = {{(ShBits+1-BeatBits-LaneBits){1'b0}}, k, {LaneBits{1'b0}}} +
+                                 Bytes[ShBits:0] - {{(ShBits+1-LaneBits){1'b0}}, w_off};
   wire [PadBytes*8-1:0] moved  = padded >> {shift[ShBits-1:0], 3'b000};
+  wire [LaneBits:0]     lo_lane = w_mid_q ? {(LaneBits+1){1'b0}} : {1'b0, w_off};
+  wire [LaneBits:0]     hi_lane = w_last ? w_hi : Bytes[LaneBits:0];
   wire [Bytes-1:0]      wstrb;
   genvar l;
   generate
     for (l = 0; l < Bytes; l = l + 1) begin : g_lane
-      wire [32:0] lane_addr = beat + l;
-      assign wstrb[l] = lane_addr >= w_start && lane_addr < w_end;
+      assign wstrb[l] = l >= lo_lane && l < hi_lane;
     end
   endgenerate
 
@@ -133,10 +148,7 @@ module tpu_axi_write #(
       end
     end
   end
-  always @(posedge clk_i) begin
-    if (aw_fire) aw_cur_q <= burst_end;
-    if (w_fire) beat_q <= beat_end;
-  end
+  always @(posedge clk_i) if (w_fire) beat_q <= k + 1'b1;
 
   // ---- responses --------------------------------------------------------------------------
   // Bursts awaiting their response, oldest first: does each end its span?
@@ -169,8 +181,8 @@ module tpu_axi_write #(
   assign cmd_ready_o     = wr_q - w_q != Spans[RingBits:0];
   // awvalid never drops before its handshake: only a handshake fills the burst FIFO.
   assign m_axi_awvalid_o = aw_q != wr_q && rec_ready;
-  assign m_axi_awaddr_o  = base[31:0];
-  assign m_axi_awlen_o   = beats[7:0] - 8'd1;
+  assign m_axi_awaddr_o  = base;
+  assign m_axi_awlen_o   = {{(8-BeatBits){1'b0}}, beats} - 8'd1;
   assign m_axi_awsize_o  = Size;
   assign m_axi_awburst_o = 2'b01;  // INCR
   assign m_axi_wvalid_o  = w_q != aw_q;
@@ -183,8 +195,7 @@ module tpu_axi_write #(
   assign rsp_valid_o     = rsp_q;
   assign rsp_error_o     = rsp_err_q;
 
-  wire unused_bits = ^{base[32], beats[8], shift[32:ShBits], moved[PadBytes*8-1:DataBits], unused_w_base,
-                       unused_w_beats};
+  wire unused_bits = ^{shift[ShBits], moved[PadBytes*8-1:DataBits], a_off, a_hi, a_start[LaneBits-1:0]};
 
 `ifdef FORMAL
   // The address and data channels and the response stream hold while stalled; the
