@@ -3,8 +3,9 @@
 // golden model (tools/model/numerics.hpp, docs/isa.md "Numerics"):
 //   x = sat32(acc + bias); p = x * multiplier; y = round(p / 2^shift) ties away
 //   from zero; y + zp clamped to [relu ? zp : -128, 127].
-// Four pipeline stages (add, multiply, rounding add, shift/clamp); one value per cycle.
-// tpu_activation delays the rows' tags by the same four cycles (RequantStages).
+// Five pipeline stages (add, multiply, rounding add, shift, zero point and clamp); one
+// value per cycle. tpu_activation delays the rows' tags by the same five cycles
+// (RequantStages).
 `default_nettype none
 
 module tpu_requant (
@@ -41,35 +42,43 @@ module tpu_requant (
   reg  [63:0] sum;
   reg         neg_q;
 
-  // Stage 4: the shift, then zero point and clamp. Any rounded magnitude q >= 512 clamps
-  // like 511 (511 + zp > 127 and -511 + zp < -128 for every int8 zp), so only q's low
-  // nine bits and "q >= 512" are computed, not all of q.
+  // Stage 4: the shift. Any rounded magnitude q >= 512 clamps like 511 (511 + zp > 127
+  // and -511 + zp < -128 for every int8 zp), so only q's low nine bits and "q >= 512"
+  // are computed, not all of q.
   wire [63:0] sum_r = sum >> shift_q3;
   wire [8:0]  q_lo  = sum_r[8:0];                                // the rest: q_big
   wire [6:0]  top   = {1'b0, shift_q3} + 7'd9;                   // q's bit 9 in sum
   wire [63:0] high  = {64{1'b1}} << top;                         // sum's bits that make q >= 512
   wire        q_big = |(sum & high);
-  wire [8:0]  q     = q_big ? 9'h1ff : q_lo;
-  wire [10:0] y     = neg_q ? (~{2'b0, q} + 11'd1) : {2'b0, q};
-  wire [10:0] y_zp  = y + {{3{zp_q3[7]}}, zp_q3};
-  wire [10:0] lo    = relu_q3 ? {{3{zp_q3[7]}}, zp_q3} : {{3{1'b1}}, 8'h80};
+  wire [8:0]  q_d   = q_big ? 9'h1ff : q_lo;
+  reg  [8:0]  q_q;
+  reg         neg_q2;
+  reg  [7:0]  zp_q4;
+  reg         relu_q4;
+
+  // Stage 5: zero point and clamp, y + zp = zp +- q in one add.
+  wire [10:0] zp_w  = {{3{zp_q4[7]}}, zp_q4};
+  wire [10:0] y_zp  = neg_q2 ? zp_w - {2'b0, q_q} : zp_w + {2'b0, q_q};
+  wire [10:0] lo    = relu_q4 ? zp_w : {{3{1'b1}}, 8'h80};
   wire        below = $signed(y_zp) < $signed(lo);
   wire        above = $signed(y_zp) > $signed(11'd127);
   wire [7:0]  out_d = below ? lo[7:0] : (above ? 8'd127 : y_zp[7:0]);
   reg  [7:0]  out_q;
 
-  reg v1_q, v2_q, v3_q, v4_q;
+  reg v1_q, v2_q, v3_q, v4_q, v5_q;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       v1_q <= 1'b0;
       v2_q <= 1'b0;
       v3_q <= 1'b0;
       v4_q <= 1'b0;
+      v5_q <= 1'b0;
     end else begin
       v1_q <= in_valid_i;
       v2_q <= v1_q;
       v3_q <= v2_q;
       v4_q <= v3_q;
+      v5_q <= v4_q;
     end
   end
 
@@ -89,10 +98,14 @@ module tpu_requant (
     shift_q3 <= shift_q2;
     zp_q3    <= zp_q2;
     relu_q3  <= relu_q2;
+    q_q      <= q_d;
+    neg_q2   <= neg_q;
+    zp_q4    <= zp_q3;
+    relu_q4  <= relu_q3;
     out_q    <= out_d;
   end
 
-  assign out_valid_o = v4_q;
+  assign out_valid_o = v5_q;
   assign out_o       = out_q;
   wire unused = ^sum_r[63:9];
 endmodule
