@@ -53,8 +53,6 @@ module tpu_axi_read #(
   localparam integer LaneBits = $clog2(Bytes);       // width of a lane index
   localparam [2:0]   Size     = LaneBits[2:0];       // AXI arsize: log2(bytes per beat)
   localparam integer CntBits  = $clog2(Bursts) + 1;
-  localparam integer W        = 16;  // narrow arithmetic: spans < 4096 + Bytes, bursts <= 16 KB
-  localparam integer CapBytes = Bytes * MaxBeats;
   // a burst on the bus: its span's tag, whether it ends the span, the first valid lane
   // of its first beat and one past the last valid lane of its last beat
   localparam integer RecBits  = 1 + 1 + 2 * (LaneBits + 1);
@@ -74,23 +72,25 @@ module tpu_axi_read #(
   wire cmd_fire = cmd_valid_i && cmd_ready_o;
 
   // ---- address side: the queue head's span, split into bursts ------------------------
-  // Plans are made from the span's position in its 4 KB page and the bytes it has left,
-  // in narrow arithmetic, and wait in a register for the address channel.
-  reg                 mid_q;     // earlier bursts of the head span are planned
-  reg  [31:0]         cur_q;     // then: the next burst's first byte (beat-aligned)
-  reg  [W-1:0]        rem_q;     // ... and the span's bytes from there
-  wire [31:0]         cur  = mid_q ? cur_q : cq_addr;
-  wire [W-1:0]        rem  = mid_q ? rem_q : {{(W-12){1'b0}}, cq_len};
-  wire [LaneBits-1:0] off  = cur[LaneBits-1:0];
-  wire [31:0]         base = {cur[31:LaneBits], {LaneBits{1'b0}}};
-  wire [W-1:0]        need = rem + {{(W-LaneBits){1'b0}}, off};           // base to span end
-  wire [W-1:0]        room = 16'd4096 - {4'd0, base[11:0]};                // to the page end
-  wire [W-1:0]        cap  = CapBytes[W-1:0];
-  wire [W-1:0]        lim  = room < cap ? room : cap;
-  wire                last = need <= lim;
-  wire [W-1:0]        bytes = last ? need : lim;
-  wire [W-1:0]        beats = (bytes + Bytes[W-1:0] - 1'b1) >> LaneBits;
-  wire [LaneBits:0]   hi    = {1'b0, bytes[LaneBits-1:0] - 1'b1} + 1'b1;  // lanes of the last beat
+  // The walker holds a span as bus words: the next burst's first word, and the words
+  // left after it minus one (a page's words left minus one is the word index inverted,
+  // so a plan is one comparison). Plans wait in a register for the address channel.
+  localparam integer PageWords = 4096 / Bytes;
+  localparam integer PwBits    = $clog2(PageWords);   // a word's index in its 4 KB page
+  localparam integer NeedBits  = 13 - LaneBits;        // words of a span < 4096 / Bytes + 2
+  localparam integer LenBits   = 13;                  // holds both, and MaxBeats - 1
+  reg                     w_valid_q;   // the walker holds a span
+  reg                     w_first_q;   // ... whose first burst is next
+  reg  [31-LaneBits:0]    word_q;      // the next burst's first word
+  reg  [LenBits-1:0]      need_m1_q;   // the span's words from there, minus one
+  reg  [LaneBits-1:0]     off_q;       // the span's first lane
+  reg  [LaneBits:0]       hi_q;        // one past the last valid lane of its last word
+  reg                     tag_q;
+  wire [LenBits-1:0]      room_m1 = {{(LenBits-PwBits){1'b0}}, ~word_q[PwBits-1:0]};
+  localparam integer CapM1I    = MaxBeats - 1;
+  wire [LenBits-1:0]      cap_m1   = CapM1I[LenBits-1:0];
+  wire [LenBits-1:0]      lim_m1  = room_m1 < cap_m1 ? room_m1 : cap_m1;
+  wire                    last    = need_m1_q <= lim_m1;
 
   reg                 ar_valid_q;
   reg  [31:0]         ar_addr_q;
@@ -98,26 +98,40 @@ module tpu_axi_read #(
   reg  [RecBits-1:0]  ar_rec_q;
   wire                rec_ready;
   wire                ar_fire = m_axi_arvalid_o && m_axi_arready_i;
-  wire                plan    = cq_valid && (!ar_valid_q || ar_fire);
-  assign cq_pop = plan && last;
+  wire                plan    = w_valid_q && (!ar_valid_q || ar_fire);
+  wire                load    = cq_valid && (!w_valid_q || (plan && last));
+  assign cq_pop = load;
+  // the span from the queue: len + off bytes from its first word
+  wire [12:0]         c_bytes_m1 = {1'b0, cq_len} + {{(13-LaneBits){1'b0}}, cq_addr[LaneBits-1:0]} - 13'd1;
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
-      mid_q      <= 1'b0;
+      w_valid_q  <= 1'b0;
       ar_valid_q <= 1'b0;
     end else begin
-      if (plan) mid_q <= !last;
+      if (load) w_valid_q <= 1'b1;
+      else if (plan && last) w_valid_q <= 1'b0;
       if (plan) ar_valid_q <= 1'b1;
       else if (ar_fire) ar_valid_q <= 1'b0;
     end
   end
   always @(posedge clk_i) begin
+    if (load) begin
+      w_first_q <= 1'b1;
+      word_q    <= cq_addr[31:LaneBits];
+      need_m1_q <= {{(LenBits-NeedBits){1'b0}}, c_bytes_m1[12:LaneBits]};
+      off_q     <= cq_addr[LaneBits-1:0];
+      hi_q      <= {1'b0, c_bytes_m1[LaneBits-1:0]} + 1'b1;
+      tag_q     <= cq_tag;
+    end else if (plan) begin
+      w_first_q <= 1'b0;
+      word_q    <= word_q + {{(32-LaneBits-LenBits){1'b0}}, lim_m1} + 1'b1;
+      need_m1_q <= need_m1_q - lim_m1 - 1'b1;
+    end
     if (plan) begin
-      cur_q     <= base + {16'd0, lim};
-      rem_q     <= need - lim;
-      ar_addr_q <= base;
-      ar_len_q  <= beats[7:0] - 8'd1;  // beats <= MaxBeats <= 256
-      ar_rec_q  <= {cq_tag, last, mid_q ? {(LaneBits+1){1'b0}} : {1'b0, off}, hi};
+      ar_addr_q <= {word_q, {LaneBits{1'b0}}};
+      ar_len_q  <= last ? need_m1_q[7:0] : lim_m1[7:0];  // beats - 1 <= MaxBeats - 1 <= 255
+      ar_rec_q  <= {tag_q, last, w_first_q ? {1'b0, off_q} : {(LaneBits+1){1'b0}}, hi_q};
     end
   end
 
@@ -173,7 +187,6 @@ module tpu_axi_read #(
   assign out_tag_o      = rec_tag;
   assign busy_o         = spans_q != {(CntBits+1){1'b0}};
 
-  wire unused_plan = ^beats[W-1:8];
 
 `ifdef FORMAL
   // Proven by `make formal`, given a slave that follows AXI4 (R held while stalled):

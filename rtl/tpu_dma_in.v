@@ -207,8 +207,10 @@ module tpu_dma_in #(
   wire [5:0]  rq_segs_m1   = rq_in_q[TPU_RHM_SEGS_LSB +: 6];
   wire [6:0]  rq_mem_rows  = mem_rows_of(rq_in_q);
   wire [5:0]  rq_seglen_m1 = rq_in_q[TPU_RHM_SEGLEN_LSB +: 6];
-  wire        rq_win       = rq_gm1_q != {GBits{1'b0}};
-  wire [GBits-1:0] rq_m1   = group_m1(rq_gm1_q, {1'b0, rq_rows_m1 - rq_row_q});
+  // (without the window gather its logic is constant: no register to carry it)
+  wire [GBits-1:0] rq_gm1  = (GatherSegs > 0) ? rq_gm1_q : {GBits{1'b0}};
+  wire        rq_win       = rq_gm1 != {GBits{1'b0}};
+  wire [GBits-1:0] rq_m1   = group_m1(rq_gm1, {1'b0, rq_rows_m1 - rq_row_q});
   wire [15:0] rq_mstride   = times(rq_m1, rq_stride);
 
   // The hand-off: instructions the requester has taken, in order, for the consumer.
@@ -237,8 +239,9 @@ module tpu_dma_in #(
   wire wb_free   = !wb_q || ubw_ready_i;   // the write register can take a row this cycle
   wire pr_done   = pr_q && wf_ready_i;
   wire pr_free   = !pr_q || wf_ready_i;
-  wire win       = gm1_q != {GBits{1'b0}};
-  wire [GBits-1:0] f_m1 = group_m1(gm1_q, {1'b0, rows_m1} - f_row_q);
+  wire [GBits-1:0] gm1 = (GatherSegs > 0) ? gm1_q : {GBits{1'b0}};
+  wire win       = gm1 != {GBits{1'b0}};
+  wire [GBits-1:0] f_m1 = group_m1(gm1, {1'b0, rows_m1} - f_row_q);
   wire f_last_seg = f_seg_q == segs_m1;
   wire f_last_grp = f_row_q + {{(17-GBits){1'b0}}, f_m1} == {1'b0, rows_m1};
   // (a plain rhm's rows wait until the gathered rows before them have left)
