@@ -2,8 +2,10 @@
 // The matrix unit: input skew, the N x N systolic array, output deskew.
 //
 // One input row (N int8 lanes) may enter per cycle; its N int32 dot products leave
-// together 2N-1 cycles later (docs/architecture.md, "Matrix unit timing"). Inside,
-// data is valid-only: the controller only issues rows it has room for.
+// together Latency = 2N+1 cycles later (docs/architecture.md, "Matrix unit timing"):
+// the inputs (rows and weight writes alike) are registered first, so that a memory's
+// read data reaches no multiplier in the same cycle, and each PE registers its product.
+// Inside, data is valid-only: the controller only issues rows it has room for.
 //
 // Weights: w_we_i writes row w_row_i of the shadow tile (W[k][n] for k = w_row_i,
 // n = lane). A row entering with in_switch_i starts using the shadow tile. Contract
@@ -29,13 +31,35 @@ module tpu_matrix_unit #(
   localparam integer N = ArraySize;
   localparam integer RowBits = (N > 1) ? $clog2(N) : 1;  // width of a row index
 
+  // The input register: rows and weight writes, so the weight contract above holds
+  // unchanged inside.
+  reg               in_valid_q, in_switch_q, w_we_q;
+  reg [N*8-1:0]     in_data_q, w_data_q;
+  reg [RowBits-1:0] w_row_q;
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      in_valid_q  <= 1'b0;
+      in_switch_q <= 1'b0;
+      w_we_q      <= 1'b0;
+    end else begin
+      in_valid_q  <= in_valid_i;
+      in_switch_q <= in_switch_i;
+      w_we_q      <= w_we_i;
+    end
+  end
+  always @(posedge clk_i) begin
+    in_data_q <= in_data_i;
+    w_data_q  <= w_data_i;
+    w_row_q   <= w_row_i;
+  end
+
   // Skew: lane k (and its row's valid/switch) enters array row k after k cycles.
   wire [N*8-1:0] x_skewed;
   wire [N*2-1:0] ctrl_skewed;
   tpu_skew #(.Lanes(N), .Width(8), .Reverse(0), .Reset(0)) u_skew_data (
-      .clk_i(clk_i), .rst_ni(rst_ni), .d_i(in_data_i), .q_o(x_skewed));
+      .clk_i(clk_i), .rst_ni(rst_ni), .d_i(in_data_q), .q_o(x_skewed));
   tpu_skew #(.Lanes(N), .Width(2), .Reverse(0), .Reset(1)) u_skew_ctrl (
-      .clk_i(clk_i), .rst_ni(rst_ni), .d_i({N{in_switch_i, in_valid_i}}), .q_o(ctrl_skewed));
+      .clk_i(clk_i), .rst_ni(rst_ni), .d_i({N{in_switch_q, in_valid_q}}), .q_o(ctrl_skewed));
 
   wire [N-1:0] x_valid, x_switch, w_row_we;
   genvar k;
@@ -43,7 +67,7 @@ module tpu_matrix_unit #(
     for (k = 0; k < N; k = k + 1) begin : g_lane
       assign x_valid[k]  = ctrl_skewed[2*k];
       assign x_switch[k] = ctrl_skewed[2*k+1];
-      assign w_row_we[k] = w_we_i && (w_row_i == k[RowBits-1:0]);
+      assign w_row_we[k] = w_we_q && (w_row_q == k[RowBits-1:0]);
     end
   endgenerate
 
@@ -56,7 +80,7 @@ module tpu_matrix_unit #(
       .x_valid_i (x_valid),
       .x_switch_i(x_switch),
       .w_row_we_i(w_row_we),
-      .w_row_i   (w_data_i),
+      .w_row_i   (w_data_q),
       .psum_o    (psum),
       .valid_o   (psum_valid)
   );

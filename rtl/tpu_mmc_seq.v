@@ -3,7 +3,7 @@
 //
 // Rows: each granted unified-buffer read of an input row enters the matrix unit the
 // next cycle; a tag (accumulator row, accumulate flag, last row, slot) travels beside
-// it for the 2N cycles until its result leaves the array and is written to the
+// it for the 2N + 2 cycles until its result leaves the array and is written to the
 // accumulators. The next instruction is taken in the cycle the last row is granted, so
 // consecutive multiplies stream without a bubble.
 //
@@ -131,7 +131,7 @@ module tpu_mmc_seq #(
   end
 
   // The row enters the matrix unit the cycle after its read; its tag follows the
-  // data through the array (2N - 1 cycles).
+  // data through the unit (2N + 1 cycles, tpu_matrix_unit).
   reg mx_valid_q, mx_switch_q;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -144,7 +144,7 @@ module tpu_mmc_seq #(
   end
   wire [TagBits-1:0] tag_in = {grant, acc_mode_q, acc_q, last_row, slot_q};
   wire [TagBits-1:0] tag_out;
-  tpu_delay #(.Width(TagBits), .Delay(2 * N), .Reset(1)) u_tags (
+  tpu_delay #(.Width(TagBits), .Delay(2 * N + 2), .Reset(1)) u_tags (
       .clk_i, .rst_ni, .d_i(tag_in), .q_o(tag_out));
   wire                tag_valid = tag_out[TagBits-1];
   wire                tag_last  = tag_out[SlotBits];

@@ -33,8 +33,12 @@ module tpu_pe (
   wire        switching  = x_valid_i & x_switch_i;
   wire [7:0]  w_active_d = switching ? w_shadow_q : w_active_q;
   wire [7:0]  w_shadow_d = w_we_i ? w_i : w_shadow_q;
+  // The product is registered (the multiplier's own output register on FPGAs), so the
+  // add to the partial sum from above is a cycle of its own: every PE is one cycle
+  // later, the array as a whole one cycle longer.
   wire signed [15:0] product = $signed(x_i) * $signed(w_active_d);
-  wire [31:0] psum_d = psum_i + {{16{product[15]}}, product};
+  reg  signed [15:0] product_q;
+  wire [31:0] psum_d = psum_i + {{16{product_q[15]}}, product_q};
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -48,6 +52,7 @@ module tpu_pe (
 
   always @(posedge clk_i) begin
     x_q        <= x_i;
+    product_q  <= product;
     psum_q     <= psum_d;
     w_active_q <= w_active_d;
     w_shadow_q <= w_shadow_d;

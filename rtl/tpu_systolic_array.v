@@ -59,7 +59,10 @@ module tpu_systolic_array #(
 
   // The bottom row's valid leaves PE(N-1, 0) in step with column 0's sum.
   // Deeper down the row the columns follow one cycle apart; the deskew aligns them.
-  assign valid_o = xv_h[(N-1)*(N+1)+1];
+  // the bottom row's sums are one cycle behind its x (the PEs' product register)
+  reg valid_q;
+  always @(posedge clk_i) valid_q <= rst_ni && xv_h[(N-1)*(N+1)+1];
+  assign valid_o = valid_q;
 
   // East-edge outputs and the other rows' valid/switch chains are not needed.
   wire unused_east;
