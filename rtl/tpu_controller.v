@@ -330,15 +330,19 @@ module tpu_controller #(
   assign ev[CWShift] = {63'd0, ev_weight_shift_i};
   assign ev[CRaw]    = {63'd0, cand && !issue};
   assign ev[CDma]    = {63'd0, running && ev_dma_wait_i};
+  // Events are registered before they are added (issue and the 64-bit adds are a cycle
+  // each); a run's last events land the cycle after it ends, long before a host reads.
   genvar c;
   generate
     for (c = 0; c < Counters; c = c + 1) begin : g_count
+      reg [63:0] ev_q;
       reg [63:0] count_q;
+      always @(posedge clk_i) ev_q <= (!rst_ni || !running) ? 64'd0 : ev[c];
       always @(posedge clk_i) begin
         if (!rst_ni || begin_run) count_q <= 64'd0;
         else if (c == CInstr && drained && err_q)
           count_q <= {32'd0, (err_pc_q - entry_q) >> 4};
-        else if (running) count_q <= count_q + ev[c];
+        else count_q <= count_q + ev_q;
       end
       assign counters_o[64*c +: 64] = count_q;
     end

@@ -56,7 +56,8 @@ module tpu_fetch #(
   wire [PtrBits:0] count;
   wire             buf_ready;
   wire [31:0]      dram_end  = DramBytes;
-  wire             past_end  = fpc_q + 33'd16 > {1'b0, dram_end};
+  reg              past_end_q;  // fpc_q + 16 > DramBytes: the next fetch would leave memory
+  wire             past_end  = past_end_q;
   wire             room      = count <= Depth[PtrBits:0] - 4;
   wire             want_span = active_q && !stop_i && !inflight_q && !past_end && room;
   wire             range_fault = active_q && !stop_i && !inflight_q && past_end && room;
@@ -126,9 +127,16 @@ module tpu_fetch #(
       else if (beat_fire && beat_last_i) inflight_q <= 1'b0;
     end
   end
+  // (registered with the address, so that the fetch's request is not a 33-bit compare
+  // deep: it goes through the read arbiter into the DMA-in's request logic)
   always @(posedge clk_i) begin
-    if (start_i) fpc_q <= {1'b0, entry_i};
-    else if (req_fire) fpc_q <= span_end;
+    if (start_i) begin
+      fpc_q      <= {1'b0, entry_i};
+      past_end_q <= {1'b0, entry_i} + 33'd16 > {1'b0, dram_end};
+    end else if (req_fire) begin
+      fpc_q      <= span_end;
+      past_end_q <= span_end + 33'd16 > {1'b0, dram_end};
+    end
     if (req_fire) apc_q <= fpc_q[31:0];
     else if (instr_done) apc_q <= apc_q + 32'd16;
   end

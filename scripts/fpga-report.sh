@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Builds every board and configuration of docs/fpga.md's resource table and rewrites
-# the table (between its fpga-report markers) from the builds' reports. A build that
+# Builds every board and configuration of docs/fpga.md's resource table with nextpnr
+# seeds 1, 2 and 3 and rewrites the table (between its fpga-report markers) from the
+# builds' reports: resources, Fmax's minimum and median over the seeds, the core clock
+# and the critical path's start and end. A build that
 # does not fit its device becomes a row saying which resources overflowed. A row whose
 # build is newer than the RTL and its configuration is reused (rm -rf WORKDIR to redo
 # all). N = 16 on the ECP5-85F is not a row: it cannot fit (256 PEs and 16
@@ -15,39 +17,62 @@ rows=(
   "ulx3s configs/ulx3s_n4.yaml"
   "ulx3s configs/ulx3s_n8.yaml"
 )
+seeds=(1 2 3)
 table=$work/table.md
 mkdir -p "$work"
 {
-  echo "| board | core | N | LUT4 | FF | carry | BRAM | SPRAM | DSP | Fmax (MHz) | core clock (MHz) | peak GOPS at Fmax | reproduce |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| board | core | N | LUT4 | FF | carry | BRAM | SPRAM | DSP | Fmax min / median (MHz, seeds 1-3) | core clock (MHz) | peak GOPS at the core clock | critical path (seed 1) | reproduce |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 } > "$table"
-# One table row from a build's outputs: its report row (a bitstream was written), the
-# same marked when timing was missed, or what overflowed.
-add_row() {  # add_row OUT BOARD N CONFIG
-  local out=$1 board=$2 n=$3 config=$4 core=full
+value() { sed -n "s/^$1:[[:space:]]*\([0-9.]*\).*/\1/p" "$2"; }
+# One table row from the builds of seeds 1-3: resources from seed 1, Fmax's minimum and
+# median, "timing not met" when a seed missed the core clock, or what overflowed.
+add_row() {  # add_row OUT_PREFIX BOARD N CONFIG
+  local pre=$1 board=$2 n=$3 config=$4 core=full
   [ "$board" = icebreaker ] && core=small
-  if [ -n "$(ls "$out"/*.bin "$out"/*.bit 2> /dev/null)" ]; then
-    cat "$out/row.md"
-  elif [ -s "$out/row.md" ]; then  # placed and routed, but slower than the core clock
-    sed 's/| \(`make fpga\)/| timing not met: \1/' "$out/row.md"
-  elif [ -s "$out/overuse.txt" ]; then
-    echo "| $board | $core | $n | does not fit: $(paste -sd ';' "$out/overuse.txt" | tr -s ' ') | | | | | | | | | \`make fpga BOARD=$board FPGA_CONFIG=$config\` |"
-  else
-    echo "fpga-report: $board $config failed for another reason (see $out)" >&2
-    return 1
+  local first=${pre}-s1 cmd="\`make fpga BOARD=$board FPGA_CONFIG=$config\`"
+  if [ -s "$first/overuse.txt" ]; then
+    echo "| $board | $core | $n | does not fit: $(paste -sd ';' "$first/overuse.txt" | tr -s ' ') | | | | | | | | | | $cmd |"
+    return 0
   fi
+  local fmaxes="" missed=0 seed
+  for seed in "${seeds[@]}"; do
+    local r=${pre}-s$seed/report.txt
+    [ -s "$r" ] || { echo "fpga-report: $board $config seed $seed failed for another reason (see ${pre}-s$seed)" >&2; return 1; }
+    fmaxes+="$(value Fmax "$r") "
+    [ -n "$(ls "${pre}-s$seed"/*.bin "${pre}-s$seed"/*.bit 2> /dev/null)" ] || missed=1
+  done
+  local r=$first/report.txt
+  read -r fmin fmed < <(echo $fmaxes | tr ' ' '\n' | sort -g | awk '{v[NR] = $1} END {print v[1], v[int((NR + 1) / 2)]}')
+  local clock macs gops
+  clock=$(sed -n 's/.*(core clock: \([0-9.]*\) MHz.*/\1/p' "$r")
+  if [ "$core" = small ]; then macs=0.5; else macs=$((n * n)); fi
+  gops=$(awk -v m="$macs" -v f="$clock" 'BEGIN {printf "%.3g", 2 * m * f / 1000}')
+  local note=""
+  [ "$missed" = 1 ] && note="timing not met on a seed: "
+  echo "| $board | $core | $n | $(value LUT4 "$r") | $(value FF "$r") | $(value carry "$r") | $(value BRAM "$r") | $(sed -n 's/^SPRAM:[[:space:]]*//p' "$r") | $(value DSP "$r") | $fmin / $fmed | $clock | $gops | $(cat "$first/critical.txt" 2> /dev/null) | $note$cmd |"
 }
 
 for row in "${rows[@]}"; do
   read -r board config <<< "$row"
-  out=$work/$board-$(basename "$config" .yaml)
+  pre=$work/$board-$(basename "$config" .yaml)
   n=$(sed -n 's/^array_size:[[:space:]]*\([0-9]*\).*/\1/p' "$config")
-  if [ -f "$out/pnr.log" ] && [ -z "$(find rtl sim/models "$config" -newer "$out/pnr.log" -type f | head -1)" ]; then
-    echo "fpga-report: $board $config: up to date ($out)"
-  else
-    scripts/fpga.sh "$board" "$out" "$config"
-  fi
-  add_row "$out" "$board" "$n" "$config" >> "$table" || exit 1
+  # the seeds two at a time (nextpnr uses one core)
+  running=0
+  for seed in "${seeds[@]}"; do
+    out=$pre-s$seed
+    if [ -f "$out/pnr.log" ] && [ -z "$(find rtl sim/models "$config" scripts/fpga.sh -newer "$out/pnr.log" -type f | head -1)" ]; then
+      echo "fpga-report: $board $config seed $seed: up to date ($out)"
+      continue
+    fi
+    SEED=$seed scripts/fpga.sh "$board" "$out" "$config" > "$out.log" 2>&1 &
+    running=$((running + 1))
+    if [ "$running" -ge 2 ]; then wait -n; running=$((running - 1)); fi
+  done
+  wait
+  add_row "$pre" "$board" "$n" "$config" >> "$table" || exit 1
+  # the build stops at the first seed that does not fit; the others have no report
+  [ -s "$pre-s1/overuse.txt" ] && continue
 done
 awk -v table="$table" '
   /<!-- fpga-report:begin -->/ { print; while ((getline l < table) > 0) print l; skip = 1; next }

@@ -4,6 +4,8 @@
 # resources used and the Fmax nextpnr achieved (OUTDIR/report.txt, and one table row in
 # OUTDIR/row.md). Fails when the design does not fit or misses the board's clock.
 # usage: fpga.sh BOARD OUTDIR [CONFIG.yaml]      boards: icebreaker (iCE40 UP5K), ulx3s (ECP5-85F)
+#        SEED=n picks nextpnr's placement seed (default 1); the critical path's start and
+#        end are in OUTDIR/critical.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 board=$1 out=$2 config=${3:-}
@@ -36,6 +38,22 @@ chparams="-set ArraySize $n -set UbRows $(param ub_rows) -set AccRows $(param ac
 chparams+=" -set WfifoDepth $(param wfifo_depth) -set DmaWidth $(param dma_width) -set DramBytes $(param dram_bytes)"
 gather=$(param gather_segs)   # (0, every board top's default, for the small core's top too: it has none)
 [ "${gather:-0}" = 0 ] || chparams+=" -set GatherSegs $gather"
+# The core clock (board: clock_mhz): the ULX3S's PLL makes any multiple of 5 MHz up to
+# 100; the iCEBreaker runs the core from its 12 MHz oscillator.
+core_mhz=$(sed -n "s/^[[:space:]]\{1,\}clock_mhz:[[:space:]]*\([0-9]*\).*/\1/p" "$config")
+case "$board" in
+  ulx3s)
+    if [ -z "$core_mhz" ] || [ $((core_mhz % 5)) -ne 0 ] || [ "$core_mhz" -lt 5 ] || [ "$core_mhz" -gt 100 ]; then
+      echo "fpga: $config: board.clock_mhz must be a multiple of 5 from 5 to 100 for the ULX3S's PLL (got '${core_mhz}')" >&2
+      exit 2
+    fi
+    chparams+=" -set CoreMhz $core_mhz" ;;
+  icebreaker)
+    if [ -n "$core_mhz" ] && [ "$core_mhz" != 12 ]; then
+      echo "fpga: $config: board.clock_mhz must be 12 on the iCEBreaker (its oscillator; got $core_mhz)" >&2
+      exit 2
+    fi ;;
+esac
 
 mkdir -p "$out"
 rm -f "$out/report.txt" "$out/row.md" "$out/overuse.txt" "$bitstream"
@@ -46,7 +64,7 @@ yosys -q -l "$out/synth.log" -p "read_verilog -Irtl $sources; chparam $chparams 
 echo "fpga: $board: place and route (nextpnr-$family at $clock_mhz MHz)"
 # Place, route and pack inside OUTDIR: the YoWASP tools see only their working directory.
 cp "$constraints" "$out/"
-if ! (cd "$out" && "${pnr[@]}" --json "$top.json" --freq "$clock_mhz" --report pnr_report.json --seed 1 \
+if ! (cd "$out" && "${pnr[@]}" --json "$top.json" --freq "$clock_mhz" --report pnr_report.json --seed "${SEED:-1}" \
       --timing-allow-fail -l pnr.log -q > /dev/null 2>&1); then
   echo "fpga: FAIL: nextpnr-$family did not place and route $top (see $out/pnr.log):" >&2
   grep -E "ERROR|Unable to place|only has" "$out/pnr.log" | head -5 | sed 's/^/    /' >&2
@@ -77,12 +95,26 @@ print("%.1f %.1f" % (worst["achieved"], worst["constraint"]))' "$out/pnr_report.
 if [ "$core" = small ]; then macs=0.5 macs_text="one MAC per two cycles"; else macs=$((n * n)) macs_text="N^2 MACs per cycle"; fi
 gops=$(awk -v m="$macs" -v f="$fmax" 'BEGIN {printf "%.3g", 2 * m * f / 1000}')
 core_gops=$(awk -v m="$macs" -v f="$target" 'BEGIN {printf "%.3g", 2 * m * f / 1000}')
+# The core clock's critical path: the cells where it starts and ends (hierarchy kept,
+# the packer's cell suffixes dropped).
+python3 -c '
+import json, re, sys
+rep = json.load(open(sys.argv[1]))
+paths = [p for p in rep.get("critical_paths", []) if p.get("from", "").startswith("posedge") and p.get("to", "").startswith("posedge")]
+if not paths:
+    sys.exit(0)
+steps = max(paths, key=lambda p: sum(s.get("delay", 0) for s in p["path"]))["path"]
+def cell(s):
+    name = re.sub(r"^u_soc\.(g_full\.)?(u_core\.)?", "", s)
+    return re.sub(r"(_TRELLIS|_LUT4|_CCU2C|_DPRAM|\$|_MULT18|_L6MUX|_PFUMX|\.mem_q\.[0-9]).*$", "", name)
+print(cell(steps[0]["from"]["cell"]), "->", cell(steps[-1]["to"]["cell"]))' "$out/pnr_report.json" > "$out/critical.txt" || true
 {
-  echo "board: $board ($family)   top: $top   config: $config"
+  echo "board: $board ($family)   top: $top   config: $config   seed: ${SEED:-1}"
   echo "core: $core, N=$n ub_rows=$(param ub_rows) acc_rows=$(param acc_rows) dma_width=$(param dma_width) dram_bytes=$(param dram_bytes)"
   for c in $cells; do printf '%-6s %s\n' "${c%%:*}:" "$(count "${c#*:}")"; done
   echo "Fmax:  $fmax MHz (core clock: $target MHz, from the $clock_mhz MHz oscillator)"
   echo "peak:  $gops GOPS at Fmax, $core_gops GOPS at the core clock (2 ops per MAC, $macs_text)"
+  echo "critical path: $(cat "$out/critical.txt")"
   echo "bitstream: $bitstream"
 } > "$out/report.txt"
 cat "$out/report.txt"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Board top for the ULX3S (ECP5 LFE5U-85F, 25 MHz oscillator, FTDI UART): the board
-// system (rtl/tpu_board_soc.v) at 15 MHz from the PLL, device memory in block RAM.
+// system (rtl/tpu_board_soc.v) at CoreMhz from the PLL (the configuration's
+// board.clock_mhz, scripts/fpga.sh), device memory in block RAM; the UART keeps 115200
+// baud at any core clock.
 // Reset: until the PLL locks, and while button 0 (PWR, active low) is held. LEDs: 0
 // blinks to show the bitstream is alive, 1 lights while a finished run waits for the host.
 // Pins: ulx3s.lpf.
@@ -14,8 +16,7 @@ module tpu_ulx3s #(
     parameter integer DmaWidth      = 64,
     parameter integer DramBytes     = 65536,
     parameter integer GatherSegs    = 0,
-    parameter integer ClksPerBit    = 130,     // 15 MHz / 115200 baud
-    parameter integer TimeoutCycles = 1500000  // 0.1 s
+    parameter integer CoreMhz       = 15       // a multiple of 5 (tpu_ecp5_pll)
 ) (
     input  wire       clk_25mhz,
     input  wire [0:0] btn,
@@ -23,10 +24,12 @@ module tpu_ulx3s #(
     output wire       ftdi_rxd,
     output wire [7:0] led
 );
-  localparam integer WordBits = $clog2(DramBytes / (DmaWidth / 8));
+  localparam integer WordBits      = $clog2(DramBytes / (DmaWidth / 8));
+  localparam integer ClksPerBit    = (CoreMhz * 1000000 + 57600) / 115200;  // 115200 baud
+  localparam integer TimeoutCycles = CoreMhz * 100000;                      // 0.1 s
 
   wire clk, locked;
-  tpu_ecp5_pll u_pll (.clk_25mhz_i(clk_25mhz), .clk_o(clk), .locked_o(locked));
+  tpu_ecp5_pll #(.OutMhz(CoreMhz)) u_pll (.clk_25mhz_i(clk_25mhz), .clk_o(clk), .locked_o(locked));
 
   wire rst_n;
   tpu_board_reset u_reset (.clk_i(clk), .btn_ni(btn[0]), .clk_ok_i(locked), .rst_no(rst_n));

@@ -13,10 +13,12 @@ cd "$src"
 scripts/deps.sh fpga "$build" || exit 1
 out=$build/fpga-ci/$board
 case "$board" in
-  icebreaker) config=configs/icebreaker.yaml bitstream=tpu_icebreaker.bin clock=12.0 dsps=1 brams=20 ;;
-  ulx3s) config=configs/ulx3s_n4.yaml bitstream=tpu_ulx3s.bit clock=15.0 dsps=16 brams=8 ;;
+  icebreaker) config=configs/icebreaker.yaml bitstream=tpu_icebreaker.bin dsps=1 brams=20 ;;
+  ulx3s) config=configs/ulx3s_n4.yaml bitstream=tpu_ulx3s.bit dsps=16 brams=8 ;;
   *) echo "test_fpga_flow: unknown board '$board'" >&2; exit 2 ;;
 esac
+# the core clock the configuration asks for (board: clock_mhz)
+clock=$(sed -n "s/^[[:space:]]\{1,\}clock_mhz:[[:space:]]*\([0-9]*\).*/\1/p" "$config")
 YOWASP=$build/yowasp/bin scripts/fpga.sh "$board" "$out" "$config" || exit 1
 report=$out/report.txt
 failures=0
@@ -26,6 +28,8 @@ check "bitstream written" '[ -s "$out/$bitstream" ]'
 check "multipliers in DSP blocks (at least $dsps)" '[ "$(value DSP)" -ge "$dsps" ]'
 check "memories in block RAM (at least $brams)" '[ "$(value BRAM)" -ge "$brams" ]'
 [ "$board" = icebreaker ] && check "device memory in SPRAM" '[ "$(value SPRAM)" -ge 2 ]'
-check "Fmax >= core clock" "awk -v f=\"$(value Fmax)\" -v c=$clock 'BEGIN {exit !(f >= c)}'"
+core=$(sed -n 's/.*(core clock: \([0-9.]*\) MHz.*/\1/p' "$report")
+check "the core clock is the configuration's ($clock MHz; report: $core)" "awk -v a=\"$core\" -v b=\"$clock\" 'BEGIN {exit !(a == b)}'"
+check "Fmax >= core clock" "awk -v f=\"$(value Fmax)\" -v c=\"$clock\" 'BEGIN {exit !(f >= c)}'"
 echo "fpga flow ($board): $failures failed"
 [ "$failures" -eq 0 ]

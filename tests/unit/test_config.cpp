@@ -77,6 +77,15 @@ TEST_CASE("a missing configuration file is a clear error", "[config]") {
                     "/nonexistent/x.yaml: error: cannot open configuration file (no such file)");
 }
 
+TEST_CASE("a board configuration carries its core clock", "[config]") {
+  const tessera::Config c = tessera::parse_config("board:\n  clock_mhz: 45\n", "b.yaml");
+  CHECK(c.board.clock_mhz == 45);
+  CHECK(tessera::parse_config("array_size: 16\n", "b.yaml").board.clock_mhz == 0);
+  CHECK(config_error("board:\n  clock_mhz: 501\n") ==
+        "cfg.yaml:2:14: error: 'clock_mhz' = 501 is out of range [1, 500]");
+  CHECK(config_error("board:\n  clock: 50\n") == "cfg.yaml:2:3: error: unknown key 'clock' in 'board'");
+}
+
 TEST_CASE("the fingerprint covers architecture, not testbench timing", "[config]") {
   const Config a = parse_config(kValid, "a");
   Config b = a;

@@ -44,6 +44,13 @@ const std::map<std::string, Limits>& testbench_limits() {
   return limits;
 }
 
+const std::map<std::string, Limits>& board_limits() {
+  static const std::map<std::string, Limits> limits = {
+      {"clock_mhz", {1, 500, false}},
+  };
+  return limits;
+}
+
 class Reader {
  public:
   explicit Reader(std::string source) : source_(std::move(source)) {}
@@ -156,10 +163,15 @@ Config parse_config(const std::string& yaml_text, const std::string& source_name
       {"gather_segs", &cfg.gather_segs}};
   std::map<std::string, uint32_t*> tb = {{"mem_latency", &cfg.testbench.mem_latency},
                                          {"mem_bandwidth", &cfg.testbench.mem_bandwidth}};
+  std::map<std::string, uint32_t*> board = {{"clock_mhz", &cfg.board.clock_mhz}};
   reader.read_map(root, "the configuration", top_limits(),
                   {{"testbench",
                     [&](const YAML::Node& n) {
                       reader.read_map(n, "'testbench'", testbench_limits(), {}, tb);
+                    }},
+                   {"board",
+                    [&](const YAML::Node& n) {
+                      reader.read_map(n, "'board'", board_limits(), {}, board);
                     }}},
                   top);
   if (!reader.errors().empty()) throw ConfigError(join_lines(reader.errors()));
@@ -196,6 +208,7 @@ void validate_config(const Config& cfg) {
   check("testbench.mem_latency", cfg.testbench.mem_latency, testbench_limits().at("mem_latency"));
   check("testbench.mem_bandwidth", cfg.testbench.mem_bandwidth,
         testbench_limits().at("mem_bandwidth"));
+  if (cfg.board.clock_mhz != 0) check("board.clock_mhz", cfg.board.clock_mhz, board_limits().at("clock_mhz"));
   // One DMA beat fills at most one unified-buffer row, which keeps the DMA's row packer simple.
   if (cfg.dma_width > cfg.array_size * 8) {
     errs.push_back(cfg.source + ": error: 'dma_width' = " + std::to_string(cfg.dma_width) +

@@ -13,6 +13,10 @@ struct TestbenchConfig {
   uint32_t mem_bandwidth = 16;  // device-memory bandwidth, bytes per cycle
 };
 
+struct BoardConfig {
+  uint32_t clock_mhz = 0;  // the core clock of an FPGA board top (0: not a board build)
+};
+
 struct Config {
   uint32_t array_size = 16;  // N
   uint32_t ub_rows = 4096;
@@ -22,6 +26,7 @@ struct Config {
   uint32_t dram_bytes = 1u << 20;
   uint32_t gather_segs = 3;  // rows of up to this many segments the DMA gathers at a row per cycle (0: off)
   TestbenchConfig testbench;
+  BoardConfig board;
   std::string source = "<built-in>";  // file it came from, for messages
 
   // Identifies the architectural parameters a program depends on (not timing).
