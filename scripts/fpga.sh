@@ -106,7 +106,7 @@ if not paths:
 steps = max(paths, key=lambda p: sum(s.get("delay", 0) for s in p["path"]))["path"]
 def cell(s):
     name = re.sub(r"^u_soc\.(g_full\.)?(u_core\.)?", "", s)
-    return re.sub(r"(_TRELLIS|_LUT4|_CCU2C|_DPRAM|\$|_MULT18|_L6MUX|_PFUMX|\.mem_q\.[0-9]).*$", "", name)
+    return re.sub(r"(_TRELLIS|_LUT4|_CCU2C|_DPRAM|_SB_|_MULT18|_L6MUX|_PFUMX|\.mem_q\.[0-9]|(?<=.)\$).*$", "", name)
 print(cell(steps[0]["from"]["cell"]), "->", cell(steps[-1]["to"]["cell"]))' "$out/pnr_report.json" > "$out/critical.txt" || true
 {
   echo "board: $board ($family)   top: $top   config: $config   seed: ${SEED:-1}"
