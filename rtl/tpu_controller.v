@@ -2,10 +2,11 @@
 // The controller: run state, decode and in-order issue into the per-unit queues,
 // the interlock scoreboard, error collection, memory scrubbing and the counters.
 //
-// Issue: the instruction at the head of the fetch buffer is decoded into a register
-// (a stage of its own, so that the decoder's products and range sums are not on the
-// path through the scoreboard) and checked from there (fetch faults, static checks,
-// then the weight-FIFO rule, which depends only on program order). A unit instruction issues when the scoreboard finds no RAW, WAR or
+// Issue: the instruction at the head of the fetch buffer is decoded in two registered
+// halves (products and device-memory room, then sums, checks and ranges: neither is
+// on the path through the scoreboard) and checked from the decode register (fetch
+// faults, static checks, then the weight-FIFO rule, which depends only on program
+// order). A unit instruction issues when the scoreboard finds no RAW, WAR or
 // WAW clash with another unit's in-flight instruction and its queue has room. An `rhm`
 // or `rw` waits until older `whm`s whose bytes it may read are done, so that it reads
 // what they wrote (the in-flight `whm`s are tracked as one byte range, their union).
