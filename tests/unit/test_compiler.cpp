@@ -192,6 +192,29 @@ TEST_CASE("convolutions that need several output bands and items per multiply", 
   }
 }
 
+TEST_CASE("a convolution's stores read an output slot before a later item's acts overwrite it", "[compiler]") {
+  // Few multiplies per item (1x1, four tiles): the stores of item b wait for their acts
+  // while item b + 2's acts reuse its output rows. A random case once found this.
+  std::mt19937 rng(test::test_seed() + 5);
+  QuantModel m;
+  m.name = "slots";
+  m.input_zp = -10;
+  QuantLayer c;
+  c.kind = LayerKind::Conv2d;
+  c.in = {6, 8, 2};
+  c.kh = c.kw = 1;
+  c.out_c = 16;
+  c.relu = true;
+  nn::randomize_layer(c, m.input_zp, rng);
+  m.input = c.in;
+  m.layers.push_back(c);
+  for (int batch : {3, 4, 5})
+    for (auto how : {compiler::ConvStrategy::taps, compiler::ConvStrategy::gathered}) {
+      INFO("batch " << batch << ", lowering " << int(how));
+      check_model(m, test::config_n(4), batch, rng, how);
+    }
+}
+
 TEST_CASE("the compiler picks the largest batch that fits and says why a model does not", "[compiler]") {
   std::mt19937 rng(7);
   QuantModel m;

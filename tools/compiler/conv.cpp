@@ -684,12 +684,22 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
   // stores once the multiplies after the acts have taken as many rows as the acts
   // (about their time); the loads the next multiply reads go before either.
   std::vector<Line> acts;  // of the chunk before
+  int acts_k = 0;          // (their step)
   struct Stores {
     std::vector<Line> lines;
     long ready;  // multiply rows (cumulative) after which its act is done
+    int k;       // the step whose output rows it reads
   };
   std::vector<Stores> stores;  // waiting for their acts, oldest first
   long rows_so_far = 0, act_rows = 0;
+  // (the acts of step k overwrite the output slot of step k - slots: its stores go first)
+  auto stores_of_slot = [&](int k) {
+    auto older = [&](const Stores& st) { return st.k != k && st.k % slots == k % slots; };
+    while (std::any_of(stores.begin(), stores.end(), older)) {
+      body_.insert(body_.end(), stores.front().lines.begin(), stores.front().lines.end());
+      stores.erase(stores.begin());
+    }
+  };
   auto store_ready = [&] {
     while (!stores.empty() && stores.front().ready <= rows_so_far) {
       if (few) loads_before(global + 1);
@@ -706,6 +716,7 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
     auto flush_acts = [&] {
       if (acts.empty()) return;
       if (few) loads_before(global + 1);
+      stores_of_slot(acts_k);
       body_.insert(body_.end(), acts.begin(), acts.end());
       acts.clear();
       stores.back().ready = rows_so_far + act_rows;
@@ -734,6 +745,7 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
       body_.insert(body_.end(), stores.front().lines.begin(), stores.front().lines.end());
       stores.erase(stores.begin());
     }
+    acts_k = c.k;
     acts = capture([&] {
       for (int nt = c.t0; nt < c.t1; ++nt)
         act(acc_of(c.k, nt) + c.r0, out_of(c.k, nt) + c.r0, c.r1 - c.r0, params + 9 * nt, L, planes);
@@ -743,9 +755,10 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
     stores.push_back({capture([&] {
                         for (int nt = c.t0; nt < c.t1; ++nt) store_rows(band, nt, out_of(c.k, nt), c.r0, c.r1);
                       }),
-                      LONG_MAX});
+                      LONG_MAX, c.k});
   }
   loads_before(SIZE_MAX);  // (rows no multiply reads)
+  stores_of_slot(acts_k);
   body_.insert(body_.end(), acts.begin(), acts.end());
   for (const Stores& st : stores) body_.insert(body_.end(), st.lines.begin(), st.lines.end());
   scratch(out_label, size_t(b_) * os.size());
