@@ -54,7 +54,7 @@ module tpu_controller #(
     output wire [127:0]           q_instr_o,
     output wire [31:0]            q_pc_o,
     output wire [SlotBits-1:0]    q_slot_o,
-    output wire                   pop_o,         // the decoded instruction leaves (issued or retired)
+    output wire                   pop_o,         // the decoded instruction (or a tile of it) leaves: issued or retired
     input  wire [3:0]             unit_idle_i,   // queue empty and nothing executing
     input  wire [SlotBits-1:0]    whm_slot_i,    // slot of the whm at the DMA-out queue head
     output wire                   whm_hold_o,    // ... which must not start yet (its fence)
@@ -91,6 +91,8 @@ module tpu_controller #(
   localparam integer AddrBits  = (UbBits > AccBits) ? UbBits : AccBits;
   localparam integer ScrubBits = AddrBits;
   localparam integer TileBits  = $clog2(WfifoDepth + 1);
+  localparam integer HiBits    = AddrBits + 1;
+  localparam integer UbRd = 0, AccWr = 3;  // scoreboard range order {acc_wr, acc_rd, ub_wr, ub_rd}
   localparam integer Macs      = ArraySize * ArraySize;
 
   // Counter indices (docs/architecture.md, "CSR block").
@@ -144,13 +146,35 @@ module tpu_controller #(
   reg  [3:0]           p_fault_q;
 
   // the decode register: the instruction, its pc and fetch fault, and the decoder's results
-  localparam integer DecWidth = 4 + 4 + 2 + 4 + 4 * AddrBits + 4 * (AddrBits + 1) + 32 + 33;
+  localparam integer DecWidth = 4 + 4 + 2 + 4 + 32 + 33;
   reg                  d_valid_q;
   reg  [127:0]         d_instr_q;
   reg  [31:0]          d_pc_q;
   reg  [3:0]           d_fault_q;
   reg  [DecWidth-1:0]  d_dec_q;
-  assign {op, dec_err, unit, en, lo, hi, mem_lo, mem_hi} = d_dec_q;
+  reg  [4*AddrBits-1:0]     d_lo_q;
+  reg  [4*(AddrBits+1)-1:0] d_hi_q;
+  assign {op, dec_err, unit, en, mem_lo, mem_hi} = d_dec_q;
+  assign lo = d_lo_q;
+  assign hi = d_hi_q;
+  // An rw or mmc of several tiles issues as that many instructions, one a cycle at the
+  // earliest, each with its tile's address or rows; they carry the tile's index in the
+  // pc's low bits (instructions are 16-byte aligned), so the units drop the tiles after
+  // a faulting one as younger, and the architectural pc and counters ignore them.
+  // (decode checked the ranges of every tile; the weight-FIFO rule is applied per tile)
+  reg  [3:0]           d_left_q;     // tiles after the one the register holds
+  reg  [31:0]          d_tstride_q;  // rw: device bytes to the next tile
+  reg  [15:0]          d_ubs_q, d_accs_q;  // mmc: rows to the next tile's input and output
+  wire                 d_last = d_left_q == 4'd0;
+  wire                 p_rw   = p_instr[3:0] == TPU_OP_RW;
+  wire                 p_mmc  = p_instr[3:0] == TPU_OP_MMC;
+  // the units see one tile: the tiles fields read as zero (they share bits with fields of
+  // other opcodes that the units decode without looking at the opcode)
+  wire [127:0] tiles_bits = p_rw  ? (({{124{1'b0}}, 4'hf} << TPU_RW_TILES_LSB) |
+                                     ({{96{1'b0}}, 32'hffffffff} << TPU_RW_TSTRIDE_LSB)) :
+                            p_mmc ? (({{124{1'b0}}, 4'hf} << TPU_MMC_TILES_LSB) |
+                                     ({{112{1'b0}}, 16'hffff} << TPU_MMC_UBSTRIDE_LSB) |
+                                     ({{112{1'b0}}, 16'hffff} << TPU_MMC_ACCSTRIDE_LSB)) : 128'd0;
 
   wire sw = d_instr_q[TPU_MMC_SWITCH_LSB];
   reg [3:0] wf_err;
@@ -180,7 +204,8 @@ module tpu_controller #(
   wire issue     = cand && sb_ready && q_ready_i[unit] && order_ok;
   wire waits_all = op == TPU_OP_SYNC || op == TPU_OP_HALT;
   wire retire_now = head && !bad && !is_unit && (!waits_all || !sb_busy);
-  wire pop       = issue || retire_now;
+  wire pop       = (issue && d_last) || retire_now;
+  wire next_tile = issue && !d_last;
   wire halting   = retire_now && op == TPU_OP_HALT;
 
   tpu_scoreboard #(.Slots(Slots), .AddrBits(AddrBits)) u_scoreboard (
@@ -244,8 +269,8 @@ module tpu_controller #(
       tiles_q      <= {TileBits{1'b0}};
       has_active_q <= 1'b0;
     end else begin
-      if (head) pc_q <= d_pc_q;
-      if (drained && err_q) pc_q <= err_pc_q;
+      if (head) pc_q <= {d_pc_q[31:4], 4'd0};
+      if (drained && err_q) pc_q <= {err_pc_q[31:4], 4'd0};
       if (issue && op == TPU_OP_RW) tiles_q <= tiles_q + 1'b1;
       if (issue && op == TPU_OP_MMC && sw) begin
         tiles_q      <= tiles_q - 1'b1;
@@ -276,10 +301,30 @@ module tpu_controller #(
       p_fault_q  <= f_fault_i;
     end
     if (d_take) begin
-      d_instr_q  <= p_instr;
+      d_instr_q  <= p_instr & ~tiles_bits;
       d_pc_q     <= p_pc_q;
       d_fault_q  <= p_fault_q;
-      d_dec_q    <= {f_op, f_dec_err, f_unit, f_en, f_lo, f_hi, f_mem_lo, f_mem_hi};
+      d_dec_q    <= {f_op, f_dec_err, f_unit, f_en, f_mem_lo, f_mem_hi};
+      d_lo_q     <= f_lo;
+      d_hi_q     <= f_hi;
+      d_left_q   <= p_rw  ? p_instr[TPU_RW_TILES_LSB +: 4] :
+                    p_mmc ? p_instr[TPU_MMC_TILES_LSB +: 4] : 4'd0;
+      d_tstride_q <= p_instr[TPU_RW_TSTRIDE_LSB +: 32];
+      d_ubs_q     <= p_instr[TPU_MMC_UBSTRIDE_LSB +: 16];
+      d_accs_q    <= p_instr[TPU_MMC_ACCSTRIDE_LSB +: 16];
+    end else if (next_tile) begin
+      d_left_q      <= d_left_q - 4'd1;
+      d_pc_q[3:0]   <= d_pc_q[3:0] + 4'd1;
+      if (op == TPU_OP_RW)
+        d_instr_q[TPU_RW_ADDR_LSB +: 32] <= d_instr_q[TPU_RW_ADDR_LSB +: 32] + d_tstride_q;
+      if (op == TPU_OP_MMC) begin
+        d_instr_q[TPU_MMC_UB_LSB +: 16]  <= d_instr_q[TPU_MMC_UB_LSB +: 16] + d_ubs_q;
+        d_instr_q[TPU_MMC_ACC_LSB +: 16] <= d_instr_q[TPU_MMC_ACC_LSB +: 16] + d_accs_q;
+        d_lo_q[AddrBits*UbRd +: AddrBits]  <= d_lo_q[AddrBits*UbRd +: AddrBits] + d_ubs_q[AddrBits-1:0];
+        d_hi_q[HiBits*UbRd +: HiBits]      <= d_hi_q[HiBits*UbRd +: HiBits] + {1'b0, d_ubs_q[AddrBits-1:0]};
+        d_lo_q[AddrBits*AccWr +: AddrBits] <= d_lo_q[AddrBits*AccWr +: AddrBits] + d_accs_q[AddrBits-1:0];
+        d_hi_q[HiBits*AccWr +: HiBits]     <= d_hi_q[HiBits*AccWr +: HiBits] + {1'b0, d_accs_q[AddrBits-1:0]};
+      end
     end
   end
 
@@ -356,7 +401,7 @@ module tpu_controller #(
   assign q_instr_o     = d_instr_q;
   assign q_pc_o        = d_pc_q;
   assign q_slot_o      = sb_slot;
-  assign pop_o         = pop;
+  assign pop_o         = issue || retire_now;
   assign err_valid_o   = err_q;
   assign err_pc_o      = err_pc_q;
   assign clear_o       = begin_run;

@@ -122,7 +122,7 @@ module tpu_core #(
   // ---- controller and fetch -----------------------------------------------------------
   wire         fetch_start, fetch_stop, fetch_busy;
   wire         f_valid, f_ready;
-  wire         d_pop;        // an instruction left decode (issued, or retired at once)
+  wire         d_pop;        // an instruction (or a tile of one) left decode (issued, or retired at once)
   wire [127:0] f_instr;
   wire [31:0]  f_pc;
   wire [3:0]   f_fault;

@@ -62,6 +62,13 @@ module tpu_decode #(
   wire [6:0]  in_tail     = in_op == TPU_OP_RW  ? ({1'b0, in_transpose ? instr_i[TPU_RW_K_LSB +: 6]
                                                                        : instr_i[TPU_RW_N_LSB +: 6]} + 7'd1) :
                             in_op == TPU_OP_WHM ? ({1'b0, instr_i[TPU_WHM_LEN_LSB +: 6]} + 7'd1) : in_seglen;
+  // rw and mmc of several tiles: how far the last tile is from the first (device bytes;
+  // unified-buffer and accumulator rows), so that the checks cover every tile.
+  wire [3:0]  in_tiles_m1 = in_op == TPU_OP_RW  ? instr_i[TPU_RW_TILES_LSB +: 4] :
+                            in_op == TPU_OP_MMC ? instr_i[TPU_MMC_TILES_LSB +: 4] : 4'd0;
+  wire [35:0] in_tile_span = in_tiles_m1 * instr_i[TPU_RW_TSTRIDE_LSB +: 32];
+  wire [19:0] in_ub_more   = in_tiles_m1 * instr_i[TPU_MMC_UBSTRIDE_LSB +: 16];
+  wire [19:0] in_acc_more  = in_tiles_m1 * instr_i[TPU_MMC_ACCSTRIDE_LSB +: 16];
   wire [32:0] in_addr_tail = {1'b0, instr_i[TPU_RHM_ADDR_LSB +: 32]} + {26'd0, in_tail};
   wire [34:0] in_room      = {3'd0, dram_u} - {2'd0, in_addr_tail};  // bit 34: negative
 
@@ -72,16 +79,20 @@ module tpu_decode #(
   wire [13:0]  seg_row_r;
   wire [32:0]  addr_tail_r;
   wire [34:0]  room_r;
-  localparam integer HalfBits = 128 + 32 + 22 + 22 + 14 + 33 + 35;
+  wire [35:0]  tile_span_r;
+  wire [19:0]  ub_more_r, acc_more_r;
+  localparam integer HalfBits = 128 + 32 + 22 + 22 + 14 + 33 + 35 + 36 + 20 + 20;
   wire [HalfBits-1:0] half = {instr_i, in_row_span, in_seg_span, in_act_rows, in_seg_row,
-                              in_addr_tail, in_room};
+                              in_addr_tail, in_room, in_tile_span, in_ub_more, in_acc_more};
   generate
     if (Registered != 0) begin : g_reg
       reg [HalfBits-1:0] half_q;
       always @(posedge clk_i) if (take_i) half_q <= half;
-      assign {instr_r, row_span_r, seg_span_r, act_rows_r, seg_row_r, addr_tail_r, room_r} = half_q;
+      assign {instr_r, row_span_r, seg_span_r, act_rows_r, seg_row_r, addr_tail_r, room_r,
+              tile_span_r, ub_more_r, acc_more_r} = half_q;
     end else begin : g_comb
-      assign {instr_r, row_span_r, seg_span_r, act_rows_r, seg_row_r, addr_tail_r, room_r} = half;
+      assign {instr_r, row_span_r, seg_span_r, act_rows_r, seg_row_r, addr_tail_r, room_r,
+              tile_span_r, ub_more_r, acc_more_r} = half;
       wire unused_clk = ^{clk_i, take_i};
     end
   endgenerate
@@ -103,15 +114,17 @@ module tpu_decode #(
   wire [36:0] n        = {31'd0, instr_r[TPU_RW_N_LSB +: TPU_RW_N_W]} + 37'd1;
   wire [36:0] params   = {21'd0, instr_r[TPU_ACT_PARAMS_LSB +: TPU_ACT_PARAMS_W]};
 
-  // Device memory: [addr, addr + span + tail), span = row_span (+ seg_span for rhm).
-  wire [32:0] span     = {1'b0, row_span_r} + (op == TPU_OP_RHM ? {11'd0, seg_span_r} : 33'd0);
-  wire        dram_out = room_r[34] || {2'd0, span} > room_r;
-  wire [33:0] mem_end  = {1'b0, addr_tail_r} + {1'b0, span};
+  // Device memory: [addr, addr + span + tail), span = row_span (+ seg_span for rhm, +
+  // the tiles before the last for rw).
+  wire [36:0] span     = {5'd0, row_span_r} + (op == TPU_OP_RHM ? {15'd0, seg_span_r} :
+                                               op == TPU_OP_RW  ? {1'b0, tile_span_r} : 37'd0);
+  wire        dram_out = room_r[34] || span > {2'd0, room_r};
+  wire [37:0] mem_end  = {5'd0, addr_tail_r} + {1'b0, span};
   assign mem_lo_o = instr_r[TPU_RHM_ADDR_LSB +: 32];
   assign mem_hi_o = mem_end[32:0];   // (a legal instruction's end is at most Dram)
   wire [36:0] act_acc_rows = {15'd0, act_rows_r};
   wire [36:0] seg_row      = {23'd0, seg_row_r};
-  wire        unused_end   = mem_end[33];
+  wire        unused_end   = ^mem_end[37:33];
 
   function automatic [3:0] first_error(input illegal, input ub_bad, input acc_bad,
                                        input dram_bad);
@@ -127,6 +140,8 @@ module tpu_decode #(
   wire [36:0] acc_end    = acc + rows;
   wire [36:0] params_end = params + 37'd9;
   wire [36:0] act_end    = acc + act_acc_rows;
+  wire [36:0] ub_all_end  = ub_end + {17'd0, ub_more_r};    // mmc: the last tile's rows
+  wire [36:0] acc_all_end = acc_end + {17'd0, acc_more_r};
 
   localparam integer UbRd = 0, UbWr = 1, AccRd = 2, AccWr = 3;
 
@@ -163,7 +178,7 @@ module tpu_decode #(
         unit_o = 2'd0;
       end
       TPU_OP_MMC: begin
-        error_o = first_error(|(instr_r & TPU_MMC_RESERVED), ub_end > Ub, acc_end > Acc,
+        error_o = first_error(|(instr_r & TPU_MMC_RESERVED), ub_all_end > Ub, acc_all_end > Acc,
                               1'b0);
         unit_o = 2'd1;
         en_o[UbRd]  = 1'b1;

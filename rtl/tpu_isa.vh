@@ -60,8 +60,8 @@ localparam integer TPU_WHM_LEN_LSB = 96;
 localparam integer TPU_WHM_LEN_W = 6;
 localparam integer TPU_WHM_LEN_BIAS = 1;
 
-// rw: read one weight tile from device memory into the weight FIFO
-localparam [127:0] TPU_RW_RESERVED = 128'hfffff000000000000000ffffffffffe0;
+// rw: read weight tiles from device memory into the weight FIFO
+localparam [127:0] TPU_RW_RESERVED = 128'hffff000000000000000000000000ffe0;
 localparam integer TPU_RW_TRANSPOSE_LSB = 4;
 localparam integer TPU_RW_TRANSPOSE_W = 1;
 localparam integer TPU_RW_ADDR_LSB = 48;
@@ -74,9 +74,14 @@ localparam integer TPU_RW_K_BIAS = 1;
 localparam integer TPU_RW_N_LSB = 102;
 localparam integer TPU_RW_N_W = 6;
 localparam integer TPU_RW_N_BIAS = 1;
+localparam integer TPU_RW_TILES_LSB = 108;
+localparam integer TPU_RW_TILES_W = 4;
+localparam integer TPU_RW_TILES_BIAS = 1;
+localparam integer TPU_RW_TSTRIDE_LSB = 16;
+localparam integer TPU_RW_TSTRIDE_W = 32;
 
 // mmc: multiply unified-buffer rows by the active weight tile into accumulator rows
-localparam [127:0] TPU_MMC_RESERVED = 128'hffffffffffffffff000000000000ffc0;
+localparam [127:0] TPU_MMC_RESERVED = 128'hffff00000000fff0000000000000ffc0;
 localparam integer TPU_MMC_ACCUMULATE_LSB = 4;
 localparam integer TPU_MMC_ACCUMULATE_W = 1;
 localparam integer TPU_MMC_SWITCH_LSB = 5;
@@ -88,6 +93,13 @@ localparam integer TPU_MMC_ROWS_W = 16;
 localparam integer TPU_MMC_ROWS_BIAS = 1;
 localparam integer TPU_MMC_ACC_LSB = 48;
 localparam integer TPU_MMC_ACC_W = 16;
+localparam integer TPU_MMC_TILES_LSB = 64;
+localparam integer TPU_MMC_TILES_W = 4;
+localparam integer TPU_MMC_TILES_BIAS = 1;
+localparam integer TPU_MMC_UBSTRIDE_LSB = 80;
+localparam integer TPU_MMC_UBSTRIDE_W = 16;
+localparam integer TPU_MMC_ACCSTRIDE_LSB = 96;
+localparam integer TPU_MMC_ACCSTRIDE_W = 16;
 
 // act: bias, requantize, ReLU and max-pool accumulator rows into unified-buffer rows
 localparam [127:0] TPU_ACT_RESERVED = 128'hfffffffff0000000000000000000ffe0;

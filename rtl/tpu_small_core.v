@@ -360,8 +360,17 @@ module tpu_small_core #(
       fault = 1'b1;
       fault_code = TPU_ERR_BUS_ERROR;
     end
-    if (retire) next_instr = 1'b1;
+    if (retire && !more_tiles) next_instr = 1'b1;
   end
+  // An rw or mmc of several tiles runs as that many instructions at this pc: after each
+  // tile the register holds the next (its address or rows, one tile fewer) and goes
+  // back to the checks (the ranges are those of the remaining tiles; the weight-FIFO
+  // rule applies to each tile).
+  wire [3:0] tiles_m1   = op == TPU_OP_RW  ? instr_q[TPU_RW_TILES_LSB +: 4] :
+                          op == TPU_OP_MMC ? instr_q[TPU_MMC_TILES_LSB +: 4] : 4'd0;
+  wire       more_tiles = tiles_m1 != 4'd0;
+  wire       next_tile  = retire && more_tiles;
+  reg        later_tile_q;  // the register holds a tile after the first (not counted again)
   wire halting   = decode_ok && op == TPU_OP_HALT;
   wire begin_run = st_q == SIdle && start_pending_q;
   assign run_end = running && (fault || halting);
@@ -380,6 +389,8 @@ module tpu_small_core #(
         scrub_q     <= {ScrubBits{1'b0}};
       end else if (next_instr) begin
         st_q <= SFetch;
+      end else if (next_tile) begin
+        st_q <= SCheck;
       end else begin
         case (st_q)
           SScrub: begin
@@ -443,6 +454,18 @@ module tpu_small_core #(
     if (next_instr && !fault) begin
       pc_q   <= pc_q + 32'd16;
       beat_q <= {BeatBits{1'b0}};
+    end
+    if (begin_run || next_instr) later_tile_q <= 1'b0;
+    if (next_tile) begin
+      later_tile_q <= 1'b1;
+      if (op == TPU_OP_RW) begin
+        instr_q[TPU_RW_TILES_LSB +: 4]  <= tiles_m1 - 4'd1;
+        instr_q[TPU_RW_ADDR_LSB +: 32]  <= f_addr + instr_q[TPU_RW_TSTRIDE_LSB +: 32];
+      end else begin
+        instr_q[TPU_MMC_TILES_LSB +: 4] <= tiles_m1 - 4'd1;
+        instr_q[TPU_MMC_UB_LSB +: 16]   <= f_ub + instr_q[TPU_MMC_UBSTRIDE_LSB +: 16];
+        instr_q[TPU_MMC_ACC_LSB +: 16]  <= f_acc + instr_q[TPU_MMC_ACCSTRIDE_LSB +: 16];
+      end
     end
     case (st_q)
       SFetch: if (bus_done) begin
@@ -563,7 +586,7 @@ module tpu_small_core #(
   wire dma_read = st_q == SRhm || st_q == SRw;
   wire [Counters-1:0] ev;
   assign ev[CCycles] = running;
-  assign ev[CInstr]  = decode_ok;
+  assign ev[CInstr]  = decode_ok && !later_tile_q;
   assign ev[CMacs]   = 1'b0;  // counted by rows below
   assign ev[CRead]   = dma_read && bus_done && !bus_err;
   assign ev[CWrite]  = st_q == SWhmWr && bus_done;

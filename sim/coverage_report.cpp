@@ -81,8 +81,9 @@ void FunctionalCoverage::ensure_bins() {
   if (!bins_.empty()) return;
   for (const char* b : {"nop", "sync", "halt", "rhm", "rhm segs>1", "whm", "rw", "rw transpose",
                         "mmc", "mmc switch", "mmc accumulate", "mmc switch accumulate",
-                        "act", "act relu", "act pool>1", "act relu pool>1"})
+                        "act", "act relu", "act pool>1", "act relu pool>1", "rw tiles>1", "mmc tiles>1"})
     bins_[std::string("opcode: ") + b] = 0;
+  bins_["error: WEIGHT_FIFO or BUS_ERROR in an instruction of several tiles"] = 0;
   for (int e = 1; e <= 7; ++e) bins_[std::string("error: ") + error_name(ErrorCode(e))] = 0;
   for (const char* s : {"RAW/WAR/WAW interlock (raw_stall)", "weight stall (rw not there yet)",
                         "weight shift (shadow load)", "DMA wait"})
@@ -96,7 +97,12 @@ void FunctionalCoverage::add(const RandomProgram& p, const DiffResult& d) {
   for (size_t i = 0; i < p.words.size() && p.entry + i * kInstrBytes <= end; ++i) {
     Instr in;
     if (decode(p.words[i], in) != DecodeResult::Ok) continue;
-    if (p.entry + i * kInstrBytes == end && d.model.state == RunState::Error) break;
+    if (p.entry + i * kInstrBytes == end && d.model.state == RunState::Error) {
+      if (in.tiles > 1 && (d.model.error == ErrorCode::WeightFifo || d.model.error == ErrorCode::BusError))
+        hit("error: WEIGHT_FIFO or BUS_ERROR in an instruction of several tiles");
+      break;
+    }
+    if (in.tiles > 1) hit(in.op == Opcode::RW ? "opcode: rw tiles>1" : "opcode: mmc tiles>1");
     switch (in.op) {
       case Opcode::NOP: hit("opcode: nop"); break;
       case Opcode::SYNC: hit("opcode: sync"); break;

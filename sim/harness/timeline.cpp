@@ -4,13 +4,18 @@
 #include <sstream>
 
 #include "isa/isa.hpp"
+#include "isa/legality.hpp"
 
 namespace tessera::sim {
 
 std::string instruction_text(const std::vector<uint8_t>& mem, uint32_t pc) {
-  if (uint64_t{pc} + kInstrBytes > mem.size()) return "?";
+  // (the core's pc of a tile of an rw or mmc carries the tile's index in its low bits)
+  const uint32_t at = pc & ~(kInstrBytes - 1), tile = pc & (kInstrBytes - 1);
+  if (uint64_t{at} + kInstrBytes > mem.size()) return "?";
   Instr in;
-  return decode(load_word(&mem[pc]), in) == DecodeResult::Ok ? format_instr(in) : "(illegal)";
+  if (decode(load_word(&mem[at]), in) != DecodeResult::Ok) return "(illegal)";
+  if (in.tiles == 1) return format_instr(in);
+  return format_instr(tile_of(in, tile)) + " (tile " + std::to_string(tile + 1) + " of " + std::to_string(in.tiles) + ")";
 }
 
 int unit_of_opcode(unsigned op) {
@@ -76,7 +81,7 @@ std::string Timeline::chrome_json(const Counters& counters) const {
     end = std::max(end, e.issue + dur);
     j << ",\n{\"name\":\"" << json_escape(e.text) << "\",\"cat\":\"" << unit_name(e.unit)
       << "\",\"ph\":\"X\",\"pid\":0,\"tid\":" << e.unit + 1 << ",\"ts\":" << e.issue
-      << ",\"dur\":" << dur << ",\"args\":{\"pc\":" << e.pc << "}}";
+      << ",\"dur\":" << dur << ",\"args\":{\"pc\":" << (e.pc & ~(kInstrBytes - 1)) << "}}";
   }
   for (const auto& [name, value] : counters.items())
     j << ",\n{\"name\":\"" << name << "\",\"ph\":\"C\",\"pid\":0,\"ts\":" << end

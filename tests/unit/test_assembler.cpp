@@ -127,7 +127,7 @@ TEST_CASE("each kind of mistake gets its own message at its line and column", "[
       {"  foo ub=1", "t.s:1:3: error: unknown instruction 'foo'"},
       {".bogus 1", "t.s:1:1: error: unknown directive '.bogus'"},
       {"mmc ub=0, rows=1, acc=0, bad=1",
-       "t.s:1:26: error: unknown operand 'bad' for mmc (it takes accumulate, switch, ub, rows, acc)"},
+       "t.s:1:26: error: unknown operand 'bad' for mmc (it takes accumulate, switch, ub, rows, acc, tiles, ubstride, accstride)"},
       {"mmc ub=0, ub=1, rows=1, acc=0", "t.s:1:11: error: operand 'ub' given twice"},
       {"mmc ub=0, rows=1", "t.s:1:1: error: missing operand 'acc' for mmc"},
       {"mmc ub=70000, rows=1, acc=0", "t.s:1:8: error: value 70000 for 'ub' is out of range [0, 65535]"},

@@ -144,6 +144,35 @@ TEST_CASE("rw transpose reads the tile's columns as memory rows", "[model]") {
   CHECK(read_i8(r.model, 0x3004, 4) == want);
 }
 
+TEST_CASE("an rw or mmc of several tiles does what its one-tile instructions do", "[model]") {
+  // Three weight tiles (k=3 x n=2, 8 bytes apart) and two input rows; the program with
+  // tiles=3 against the same program written out tile by tile.
+  const Config cfg = config_n(4);
+  std::vector<uint8_t> data(0x40);
+  for (size_t i = 0; i < 24; ++i) data[i] = uint8_t(int(i % 7) - 3);
+  for (size_t i = 0; i < 8; ++i) data[0x20 + i] = uint8_t(int(i) - 2);
+  const std::vector<uint8_t> params = param_block(4, {1, -2, 3, 0}, {1 << 30, 1 << 30, 1 << 30, 1 << 30}, {31, 31, 31, 31});
+  data.insert(data.end(), params.begin(), params.end());
+  Instr rw3 = rw(0x1000, 2, 3, 2);
+  rw3.tiles = 3, rw3.tstride = 8;
+  Instr mmc3 = mmc(0, 2, 4, true, false);
+  mmc3.tiles = 3, mmc3.ubstride = 1, mmc3.accstride = 3;
+  const std::vector<Instr> tail = {act(4, 20, 8, 10), whm(20, 8, 0x3000, 4, 4), halt()};
+  std::vector<Instr> multi = {rhm(0, 4, 0x1020, 2, 2), rhm(10, 9, 0x1040, 4, 4), rw3, mmc3};
+  std::vector<Instr> single = {rhm(0, 4, 0x1020, 2, 2), rhm(10, 9, 0x1040, 4, 4), rw(0x1000, 2, 3, 2),
+                               rw(0x1008, 2, 3, 2), rw(0x1010, 2, 3, 2), mmc(0, 2, 4, true, false),
+                               mmc(1, 2, 7, true, false), mmc(2, 2, 10, true, false)};
+  multi.insert(multi.end(), tail.begin(), tail.end());
+  single.insert(single.end(), tail.begin(), tail.end());
+  Run a(cfg), b(cfg);
+  REQUIRE(a.go(make_image(cfg, multi, 0x1000, data)).state == RunState::Done);
+  REQUIRE(b.go(make_image(cfg, single, 0x1000, data)).state == RunState::Done);
+  CHECK(read_i8(a.model, 0x3000, 32) == read_i8(b.model, 0x3000, 32));
+  CHECK(a.model.counters().macs == b.model.counters().macs);
+  CHECK(a.model.counters().weight_tiles == 3);
+  CHECK(a.model.counters().instructions + 4 == b.model.counters().instructions);  // one each
+}
+
 TEST_CASE("act max-pools across planes and accumulate saturates at int32", "[model]") {
   const Config cfg = config_n(4);
   // x rows r = [r-2, 0, 0, 0] with identity weights: plane g holds rows g*2..g*2+1.
@@ -250,6 +279,50 @@ TEST_CASE("every architectural error stops the model with its code and the fault
     CHECK(st.state == RunState::Error);
     CHECK(st.error == c.code);
     CHECK(st.pc == c.pc);
+  }
+}
+
+TEST_CASE("a fault in a tile of an rw or mmc stops at its pc, after the tiles before it", "[model][errors]") {
+  const Config cfg = config_n(8);  // FIFO depth 4, ub_rows 1024, acc_rows 512
+  const Word hlt = w(halt());
+  auto tiles = [](Instr in, int64_t t, int64_t stride) {
+    in.tiles = t;
+    if (in.op == Opcode::RW) in.tstride = stride;
+    else in.ubstride = in.accstride = stride;
+    return w(in);
+  };
+  struct Case {
+    const char* what;
+    std::vector<Word> prog;
+    ErrorCode code;
+    uint32_t pc;
+    uint64_t instructions, tiles_loaded;
+    std::vector<AddrRange> bus;
+  };
+  const std::vector<Case> cases = {
+      {"the fifth tile of an rw finds the FIFO full", {w(rw(0x1000, 8, 8, 8)), tiles(rw(0x1000, 8, 8, 8), 4, 64), hlt},
+       ErrorCode::WeightFifo, 0x10, 1, 4, {}},
+      {"the third switch of an mmc finds it empty", {tiles(rw(0x1000, 8, 8, 8), 2, 64), tiles(mmc(0, 1, 0, true, false), 3, 1), hlt},
+       ErrorCode::WeightFifo, 0x10, 1, 2, {}},
+      {"a bus error in an rw's second tile", {tiles(rw(0x1000, 8, 8, 8), 3, 64), hlt},
+       ErrorCode::BusError, 0x0, 0, 1, {{0x1040, 0x1041}}},
+      {"the last tile of an mmc past the unified buffer: nothing runs", {w(rw(0x1000, 8, 8, 8)), tiles(mmc(0, 2, 0, false, false), 3, 512), hlt},
+       ErrorCode::UbRange, 0x10, 1, 1, {}},
+      {"the last tile of an rw past device memory", {tiles(rw(0x3f000, 8, 8, 8), 2, 0x1000), hlt},
+       ErrorCode::DramRange, 0x0, 0, 0, {}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    GoldenModel m(cfg);
+    for (size_t i = 0; i < c.prog.size(); ++i) store_word(c.prog[i], &m.dram()[i * kInstrBytes]);
+    m.set_bus_errors(c.bus);
+    m.start(0);
+    const Status st = m.run(0);
+    CHECK(st.state == RunState::Error);
+    CHECK(st.error == c.code);
+    CHECK(st.pc == c.pc);
+    CHECK(m.counters().instructions == c.instructions);
+    CHECK(m.counters().weight_tiles == c.tiles_loaded);
   }
 }
 

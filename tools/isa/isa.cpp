@@ -10,7 +10,8 @@ namespace tessera {
 bool Instr::operator==(const Instr& o) const {
   return op == o.op && ub == o.ub && rows == o.rows && addr == o.addr && stride == o.stride &&
          segstride == o.segstride && seglen == o.seglen && segs == o.segs && len == o.len &&
-         k == o.k && n == o.n && acc == o.acc && params == o.params && zp == o.zp &&
+         k == o.k && n == o.n && tiles == o.tiles && tstride == o.tstride &&
+         ubstride == o.ubstride && accstride == o.accstride && acc == o.acc && params == o.params && zp == o.zp &&
          pool == o.pool && transpose == o.transpose && accumulate == o.accumulate && sw == o.sw &&
          relu == o.relu;
 }
@@ -112,6 +113,8 @@ std::string format_instr(const Instr& in) {
   bool first = true;
   for (const auto& f : spec->fields) {
     int64_t v = in.*(f.member);
+    const int64_t deflt = f.deflt == FieldSpec::One ? 1 : f.deflt == FieldSpec::Zero ? 0 : -1;
+    if (!f.listed_at_default && v == deflt) continue;
     std::string item;
     if (f.kind == FieldKind::Flag) {
       if (!v) continue;

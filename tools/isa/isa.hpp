@@ -24,6 +24,9 @@ struct Instr {
   int64_t ub = 0, rows = 0, addr = 0, stride = 0, segstride = 0, seglen = 0, segs = 0, len = 0;
   int64_t k = 0, n = 0, acc = 0, params = 0, zp = 0, pool = 0;
   int64_t transpose = 0, accumulate = 0, sw = 0, relu = 0;  // flags: 0 or 1
+  // rw and mmc repeat over `tiles` tiles (docs/isa.md): tile t at addr + t*tstride
+  // (rw), ub + t*ubstride and acc + t*accstride (mmc). One tile for every other opcode.
+  int64_t tiles = 1, tstride = 0, ubstride = 0, accstride = 0;
   bool operator==(const Instr& o) const;
 };
 
@@ -38,6 +41,7 @@ struct FieldSpec {
   int64_t Instr::*member;
   enum Default { Required, Zero, One, ArraySize } deflt;
   const char* doc;
+  bool listed_at_default = true;  // false: format_instr leaves it out at its default
 
   int64_t min_value() const;
   int64_t max_value() const;

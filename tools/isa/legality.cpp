@@ -52,6 +52,15 @@ class Checker {
 
 }  // namespace
 
+Instr tile_of(const Instr& in, int64_t t) {
+  Instr one = in;
+  one.tiles = 1;
+  one.tstride = one.ubstride = one.accstride = 0;
+  if (in.op == Opcode::RW) one.addr += t * in.tstride;
+  if (in.op == Opcode::MMC) one.ub += t * in.ubstride, one.acc += t * in.accstride;
+  return one;
+}
+
 MemRows rw_memory_rows(const Instr& in) {
   return in.transpose ? MemRows{in.n, in.k} : MemRows{in.k, in.n};
 }
@@ -76,12 +85,15 @@ Legality check_static(const Instr& in, const Config& cfg) {
     case Opcode::RW: {
       if (!c.lanes("k", in.k, out) || !c.lanes("n", in.n, out)) return out;
       const MemRows m = rw_memory_rows(in);
-      c.dram(in.addr, span_end(in.addr, m.rows, in.stride, m.len), out);
+      const uint64_t last_tile = in.addr + uint64_t(in.tiles - 1) * uint64_t(in.tstride);
+      c.dram(in.addr, span_end(last_tile, m.rows, in.stride, m.len), out);
       return out;
     }
-    case Opcode::MMC:
-      if (c.ub("input", in.ub, in.rows, out)) c.acc(in.acc, in.rows, out);
+    case Opcode::MMC: {  // (every tile's rows: the last tile's are the furthest)
+      const uint64_t more = uint64_t(in.tiles - 1);
+      if (c.ub("input", in.ub, more * in.ubstride + in.rows, out)) c.acc(in.acc, more * in.accstride + in.rows, out);
       return out;
+    }
     case Opcode::ACT:
       if (c.ub("output", in.ub, in.rows, out) && c.ub("parameter", in.params, kActParamRows, out))
         c.acc(in.acc, uint64_t(in.rows) * in.pool, out);

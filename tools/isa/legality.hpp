@@ -26,7 +26,11 @@ struct MemRows {
 };
 MemRows rw_memory_rows(const Instr& in);
 
-// Checks Illegal, UbRange, AccRange and DramRange, in that order.
+// Tile t (0-based) of an rw or mmc as the one-tile instruction it runs as; other
+// opcodes have one tile, themselves.
+Instr tile_of(const Instr& in, int64_t t);
+
+// Checks Illegal, UbRange, AccRange and DramRange, in that order, for every tile.
 Legality check_static(const Instr& in, const Config& cfg);
 
 }  // namespace tessera

@@ -37,11 +37,9 @@ bool GoldenModel::bus_error_in(uint64_t lo, uint64_t len) const {
   return false;
 }
 
-// Static legality first (shared with the assembler), then the run-time conditions,
-// so the smallest applicable error code wins.
+// The run-time conditions of one tile (static legality, shared with the assembler, is
+// checked for the whole instruction first, so the smallest applicable error code wins).
 ErrorCode GoldenModel::check(const Instr& in) const {
-  const ErrorCode code = check_static(in, cfg_).code;
-  if (code != ErrorCode::None) return code;
   switch (in.op) {
     case Opcode::RHM:
       for (int64_t r = 0; r < in.rows; ++r)
@@ -94,15 +92,21 @@ bool GoldenModel::step() {
     stop(RunState::Error, ErrorCode::Illegal);
     return false;
   }
-  const ErrorCode err = check(in);
+  const ErrorCode err = check_static(in, cfg_).code;
   if (err != ErrorCode::None) {
     stop(RunState::Error, err);
     return false;
   }
-  const ErrorCode late = execute(in);
-  if (late != ErrorCode::None) {
-    stop(RunState::Error, late);
-    return false;
+  // An rw or mmc of several tiles runs as that many instructions at this pc; a fault
+  // in tile t stops the run after tiles 0 .. t-1 (docs/isa.md).
+  for (int64_t t = 0; t < in.tiles; ++t) {
+    const Instr one = tile_of(in, t);
+    ErrorCode code = check(one);
+    if (code == ErrorCode::None) code = execute(one);
+    if (code != ErrorCode::None) {
+      stop(RunState::Error, code);
+      return false;
+    }
   }
   counters_.instructions++;
   next_pc_ = pc + kInstrBytes;

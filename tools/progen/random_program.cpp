@@ -77,8 +77,8 @@ class Generator {
 
   void emit(const Instr& in) {
     p_.words.push_back(encode(in));
-    if (in.op == Opcode::RW) ++pending_;
-    if (in.op == Opcode::MMC && in.sw) --pending_, has_active_ = true;
+    if (in.op == Opcode::RW) pending_ += int(in.tiles);
+    if (in.op == Opcode::MMC && in.sw) pending_ -= int(in.tiles), has_active_ = true;
   }
   void emit_word(Word w) { p_.words.push_back(w); }
 
@@ -103,21 +103,31 @@ class Generator {
     in.addr = chance(0.2) && span < out_len_ ? out_base_ + pick(0, int(out_len_ - span)) : data_addr(span);
     return in;
   }
-  Instr random_rw() {
+  // Now and then several tiles in one instruction (at most `max_tiles`).
+  int64_t tiles(int max_tiles) { return max_tiles > 1 && chance(0.25) ? pick(2, std::min(max_tiles, 16)) : 1; }
+  Instr random_rw(int max_tiles = 1) {
     Instr in = op(Opcode::RW);
     in.k = chance(0.5) ? n_ : pick(1, int(n_));
     in.n = chance(0.5) ? n_ : pick(1, int(n_));
     in.transpose = chance(0.3);
     const int64_t mrows = in.transpose ? in.n : in.k, mlen = in.transpose ? in.k : in.n;
     in.stride = pick(0, 80);
-    in.addr = data_addr((mrows - 1) * in.stride + mlen);
+    in.tiles = tiles(max_tiles);
+    in.tstride = in.tiles > 1 ? pick(0, 200) : 0;
+    in.addr = data_addr((in.tiles - 1) * in.tstride + (mrows - 1) * in.stride + mlen);
     return in;
   }
-  Instr random_mmc(bool sw) {
+  Instr random_mmc(bool sw, int max_tiles = 1) {
     Instr in = op(Opcode::MMC);
     in.rows = rows(std::min(ub_win_, acc_win_));
-    in.ub = window_start(in.rows, ub_win_);
-    in.acc = window_start(in.rows, acc_win_);
+    in.tiles = in.rows < int64_t(std::min(ub_win_, acc_win_)) / 2 ? tiles(sw ? max_tiles : 4) : 1;
+    if (in.tiles > 1) {  // every tile's rows within the windows
+      const int64_t room = int64_t(std::min(ub_win_, acc_win_)) - in.rows;
+      in.ubstride = pick(0, int(room / (in.tiles - 1)));
+      in.accstride = pick(0, int(room / (in.tiles - 1)));
+    }
+    in.ub = window_start((in.tiles - 1) * in.ubstride + in.rows, ub_win_);
+    in.acc = window_start((in.tiles - 1) * in.accstride + in.rows, acc_win_);
     in.sw = sw;
     in.accumulate = chance(0.5);
     return in;
@@ -147,12 +157,12 @@ class Generator {
     const int r = pick(0, 99);
     if (r < 18) emit(random_rhm());
     else if (r < 34) {
-      if (pending_ < int(cfg_.wfifo_depth)) emit(random_rw());
-      else emit(random_mmc(true));
+      if (pending_ < int(cfg_.wfifo_depth)) emit(random_rw(int(cfg_.wfifo_depth) - pending_));
+      else emit(random_mmc(true, pending_));
     } else if (r < 62) {
       const bool sw = pending_ > 0 && (!has_active_ || chance(0.6));
-      if (!sw && !has_active_) emit(random_rw());
-      else emit(random_mmc(sw));
+      if (!sw && !has_active_) emit(random_rw(int(cfg_.wfifo_depth) - pending_));
+      else emit(random_mmc(sw, pending_));
     } else if (r < 78) emit(random_act());
     else if (r < 92) emit(random_whm());
     else if (r < 96) emit(op(Opcode::SYNC));
@@ -169,6 +179,10 @@ class Generator {
         Instr in = random_mmc(pending_ > 0);
         in.ub = cfg_.ub_rows - 1;
         in.rows = 2;
+        if (chance(0.3)) {  // only the last tile is out of range
+          in.tiles = pick(2, 16), in.rows = 1, in.ub = 0;
+          in.ubstride = (cfg_.ub_rows - 1) / (in.tiles - 1) + 1;
+        }
         emit(in);
         break;
       }
@@ -188,9 +202,22 @@ class Generator {
       }
       case ErrorCode::WeightFifo:
         if (chance(0.5) || has_active_) {
+          if (chance(0.5)) {  // a tile in the middle of an rw finds the FIFO full
+            Instr in = random_rw();
+            in.tiles = std::min<int64_t>(16, int64_t(cfg_.wfifo_depth) - pending_ + pick(1, 2));
+            in.tstride = 0;
+            emit(in);
+            break;
+          }
           while (pending_ < int(cfg_.wfifo_depth)) emit(random_rw());
           emit(random_rw());  // one too many
         } else {
+          if (chance(0.5)) {  // a tile in the middle of an mmc finds it empty
+            Instr in = random_mmc(true);
+            in.tiles = pending_ + 1, in.ubstride = in.accstride = 0;
+            emit(in);
+            break;
+          }
           while (pending_ > 0) emit(random_mmc(true));
           emit(random_mmc(true));  // nothing to switch to
         }
@@ -207,9 +234,16 @@ class Generator {
           p_.bus_errors.push_back({uint32_t(a), uint32_t(a + 64)});
           emit(in);
         } else {
-          Instr in = kind == 1 ? random_rhm() : random_rw();
-          if (in.op == Opcode::RW && pending_ >= int(cfg_.wfifo_depth)) in = random_rhm();
-          const uint64_t a = in.addr & ~uint64_t(63);
+          const int room = int(cfg_.wfifo_depth) - pending_;
+          Instr in = kind == 1 ? random_rhm() : random_rw(room);
+          if (in.op == Opcode::RW && room <= 0) in = random_rhm();
+          if (in.op == Opcode::RW && room > 1 && in.tiles == 1 && chance(0.5)) {  // fault past the first tile
+            in.tiles = pick(2, std::min(room, 16)), in.tstride = 64;
+            in.addr = data_addr((in.tiles - 1) * in.tstride + (in.transpose ? in.n - 1 : in.k - 1) * in.stride +
+                                (in.transpose ? in.k : in.n));
+          }
+          // (an rw of several tiles: on its last tile, so the ones before are loaded)
+          const uint64_t a = (in.addr + (in.tiles - 1) * in.tstride) & ~uint64_t(63);
           p_.bus_errors.push_back({uint32_t(a), uint32_t(a + 64)});
           emit(in);
         }
