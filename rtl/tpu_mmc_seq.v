@@ -8,10 +8,11 @@
 // consecutive multiplies stream without a bubble.
 //
 // Weights: as soon as the shadow tile is free and a whole tile is in the weight FIFO,
-// its N rows shift into the shadow registers on consecutive cycles, starting at least
-// N cycles after the last switch row was granted (the matrix unit's contract). An
-// `mmc switch` sends its first row once the shadow tile is loaded (row 0 written at
-// least a cycle before), so with the tile already in the FIFO the switch costs nothing.
+// its N rows shift into the shadow registers on consecutive cycles, row 0 N - 1 cycles
+// after the last switch row entered the matrix unit (the earliest its contract allows).
+// An `mmc switch` sends its first row the cycle row 0 is written (it enters the unit a
+// cycle later), so with the tile already in the FIFO a switch costs nothing, even
+// between multiplies of N rows.
 `default_nettype none
 
 module tpu_mmc_seq #(
@@ -90,8 +91,15 @@ module tpu_mmc_seq #(
   wire cur_younger = err_valid_i && pc_q > err_pc_i;
   // A switch that waits for a tile no older rw will deliver any more is dropped.
   wire drop_cur    = need_switch && !full_q && cur_younger;
+  // Row 0 goes out the cycle after load_start, N - 1 cycles after the switch row entered
+  // the matrix unit (a cycle after its grant), the earliest its contract allows; the next
+  // switch row may be granted in that cycle (it enters a cycle after row 0), so the
+  // shadow counts as full from load_start on and a switch costs nothing even when each
+  // multiply is only N rows long.
+  localparam integer LoadGapInt = (N >= 2) ? N - 2 : 0;
+  localparam [GapBits-1:0] LoadGap = LoadGapInt[GapBits-1:0];
   wire load_start  = !full_q && !loading_q && tiles_i != {TileBits{1'b0}} &&
-                     gap_q == N[GapBits-1:0];
+                     gap_q >= LoadGap;
 
   always @(posedge clk_i) begin
     if (!rst_ni || clear_i) begin
@@ -107,7 +115,7 @@ module tpu_mmc_seq #(
       else if (loading_q && lrow_q == N[RowBits-1:0] - 1'b1) loading_q <= 1'b0;
       if (loading_q)                   lrow_q <= lrow_q + 1'b1;
       if (grant && switch_q)           full_q <= 1'b0;
-      else if (loading_q && lrow_q == {RowBits{1'b0}}) full_q <= 1'b1;
+      else if (load_start)             full_q <= 1'b1;
       if (grant && switch_q)           gap_q <= {GapBits{1'b0}};
       else if (gap_q != N[GapBits-1:0]) gap_q <= gap_q + 1'b1;
     end
