@@ -27,7 +27,7 @@ const char* kValid =
 TEST_CASE("shipped configurations load", "[config]") {
   const Config d = load_config_file(test::source_path("configs/default.yaml"));
   CHECK(d.array_size == 16);
-  CHECK(d.wfifo_depth == 4);
+  CHECK(d.wfifo_depth == 8);
   CHECK(load_config_file(test::source_path("configs/n4.yaml")).array_size == 4);
   CHECK(load_config_file(test::source_path("configs/n8.yaml")).array_size == 8);
   CHECK(load_config_file(default_config_path()).array_size == 16);

@@ -80,7 +80,10 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
   const int ub_a0 = params, ub_c = ub_a0 + (dbuf ? 2 : 1) * kt_count * chunk;
   auto ub_a = [&](int c) { return ub_a0 + (dbuf && c % 2 ? kt_count * chunk : 0); };
 
-  GemmBody body(int(cfg.wfifo_depth));
+  // Weights run at most 4 tiles ahead, even with a deeper FIFO: the DMA-in queue holds
+  // 4 instructions, and a fifth rw would hold up issue of the multiplies behind it.
+  const int lookahead = std::min(int(cfg.wfifo_depth), 4);
+  GemmBody body(lookahead);
   auto load_a = [&](int c, int kt, int r0, int rows) {  // rows [r0, r0 + rows) of chunk c, K tile kt
     const long m0 = long(c) * chunk + r0;
     body.line("rhm ub=" + num(ub_a(c) + kt * chunk + r0) + ", rows=" + num(rows) + ", addr=a+" +
@@ -147,7 +150,7 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
           // are in, and would hold the next load behind it.
           body.load_now(w);
           for (int r0 = 0; r0 < rows; r0 += lead) load_a(0, 0, r0, std::min(lead, rows - r0));
-          body.load_now(w + int(cfg.wfifo_depth) - 1);
+          body.load_now(w + lookahead - 1);
           for (int r0 = 0; r0 < rows; r0 += lead)
             body.mmc(mmc_line(0, 0, r0, std::min(lead, rows - r0), acc_of(nt), r0 == 0));
         } else {
