@@ -20,7 +20,7 @@ CompiledModel Lowering::run() {
     cursor_ = x.in_ub ? x.ub + ceil_div(x.item_bytes, n_) * b_ : 0;
     low_ = 0, low_end_ = x.in_ub ? x.ub : 0;
     if (L.kind == LayerKind::Dense) {
-      x = dense(l, L, x);
+      x = dense(l, L, x, last ? "logits" : "");
     } else {
       x = conv(l, L, x, last ? "logits" : "scratch" + std::to_string(l));
     }
@@ -114,12 +114,17 @@ int Lowering::load_params(const std::vector<ActParams>& blocks, const std::strin
   return ub;
 }
 
+int Lowering::add_tiles(const std::string& rw, int count) {
+  const int first = tiles_.empty() ? 0 : tiles_.back().first + tiles_.back().count;
+  tiles_.push_back({rw, first, count});
+  return first;
+}
+
 int Lowering::weight_tile(size_t l, const QuantLayer& L, int k0, int kcount, int nt) {
   std::ostringstream s;
   s << "rw addr=w" << l << "+" << (size_t(k0) * L.out_c + size_t(nt) * n_) << ", stride=" << L.out_c
     << ", k=" << kcount << ", n=" << std::min(n_, L.out_c - nt * n_);
-  tiles_.push_back(s.str());
-  return int(tiles_.size()) - 1;
+  return add_tiles(s.str(), 1);
 }
 
 // An N x N tile (row k, column n) stored once in the weight data at `label`.
@@ -132,9 +137,9 @@ size_t Lowering::tile_data(const std::string& label, const std::vector<int8_t>& 
 }
 
 int Lowering::rw_tile(const std::string& label, size_t offset, int kcount, int ncount) {
-  tiles_.push_back("rw addr=" + label + "+" + std::to_string(offset) + ", stride=" + std::to_string(n_) +
-                   ", k=" + std::to_string(kcount) + ", n=" + std::to_string(ncount));
-  return int(tiles_.size()) - 1;
+  return add_tiles("rw addr=" + label + "+" + std::to_string(offset) + ", stride=" + std::to_string(n_) +
+                       ", k=" + std::to_string(kcount) + ", n=" + std::to_string(ncount),
+                   1);
 }
 
 // A device-memory row of N bytes equal to zp: the source of padding rows (rhm stride 0).
@@ -154,11 +159,13 @@ void Lowering::rhm(int ub, int rows, const std::string& addr, long stride, int s
   emit(s.str());
 }
 
-void Lowering::mmc(int ub, int rows, int acc, bool sw, bool accumulate, int tile) {
+void Lowering::mmc(int ub, int rows, int acc, bool sw, bool accumulate, int tile, int tiles, int ubstride,
+                   int accstride) {
   fits_field(rows, 65536, "the rows of one multiply");
   std::ostringstream s;
   s << "mmc ub=" << ub << ", rows=" << rows << ", acc=" << acc << (sw ? ", switch" : "")
     << (accumulate ? ", accumulate" : "");
+  if (tiles > 1) s << ", tiles=" << tiles << ", ubstride=" << ubstride << ", accstride=" << accstride;
   emit(s.str(), sw ? tile : -1);
 }
 
@@ -199,29 +206,88 @@ Tensor Lowering::flatten(const Tensor& x, size_t l) {
   return {false, label, x.item_bytes, 0};
 }
 
-Tensor Lowering::dense(size_t l, const QuantLayer& L, const Tensor& x) {
+Tensor Lowering::dense(size_t l, const QuantLayer& L, const Tensor& x, const std::string& out_label) {
   const int kt_count = ceil_div(L.k(), n_), nt_count = ceil_div(L.out_c, n_);
   const std::string what = "layer " + std::to_string(l) + " (dense) at batch " + std::to_string(b_);
   strategies_.push_back("dense");
   std::vector<ActParams> blocks;
   for (int nt = 0; nt < nt_count; ++nt) blocks.push_back(layer_params(L, nt));
-  const int params = load_params(blocks, "layer " + std::to_string(l));
+  int params = 0;
+  std::vector<Line> param_load = capture([&] { params = load_params(blocks, "layer " + std::to_string(l)); });
   const int in_ub = input_tiles(x, kt_count, L.k(), what);
   const int out_ub = alloc_ub(nt_count * b_, what);
   auto tile = [&](int kt, int nt) { return weight_tile(l, L, kt * n_, std::min(n_, L.k() - kt * n_), nt); };
+  Tensor out{true, "", L.out_c, out_ub};  // (or stored, below)
+  auto flush = [&](std::vector<Line>& lines) {
+    body_.insert(body_.end(), lines.begin(), lines.end());
+    lines.clear();
+  };
   if (nt_count > 1 && nt_count * b_ <= int(cfg_->acc_rows)) {
-    // every output tile at once: each input K tile, as soon as it is loaded, goes
-    // through all output tiles, and no multiply waits on the sums of the one before
-    // (the next K tile loads behind the first multiply of this one, not in front of its
-    // own: an mmc waiting for its rows at issue holds up everything behind it)
-    load_input_tile(0);
-    for (int kt = 0; kt < kt_count; ++kt)
-      for (int nt = 0; nt < nt_count; ++nt) {
-        mmc(in_ub + kt * b_, b_, nt * b_, true, kt > 0, tile(kt, nt));
-        if (nt == 0) load_input_tile(kt + 1);
+    // Every output tile's sums in the accumulators at once. Output tiles of the same
+    // width go in groups of half the weight FIFO: one rw and one mmc of several tiles
+    // per K tile, so instructions take little of the bus, and the next K tile's rw
+    // goes before this one's mmc (assemble_text keeps the FIFO full), so the weights
+    // load a group ahead. A group runs through every K tile before the next starts, so
+    // that its acts (and, in the last layer, its stores) run beside the next group's
+    // multiplies: they go a few K tiles into it (an act waits at issue for its
+    // multiplies and holds up everything behind it; a store waits for its acts). The
+    // next K tile of inputs loads behind the first multiply of this one, not in front
+    // of its own (an mmc waiting for its rows at issue holds up everything behind it).
+    const int group = std::max(1, std::min(int(cfg_->wfifo_depth) / 2, 16)), full = L.out_c / n_;
+    std::vector<Line> acts, stores;  // of the group before
+    auto finish = [&](int nt0, int g) {
+      acts = capture([&] {
+        for (int nt = nt0; nt < nt0 + g; ++nt) act(nt * b_, out_ub + nt * b_, b_, params + 9 * nt, L, 1);
+      });
+      if (!out_label.empty())
+        stores = capture([&] {
+          for (int nt = nt0; nt < nt0 + g; ++nt)
+            whm(out_ub + nt * b_, b_, out_label + "+" + std::to_string(nt * n_), L.out_c, std::min(n_, L.out_c - nt * n_));
+        });
+    };
+    // The weights as whole N x N tiles, a group's side by side: an rw reads one span.
+    const std::string label = "wt" + std::to_string(l);
+    auto tiles = [&](int kt, int nt, int g) {
+      const int k = std::min(n_, L.k() - kt * n_), n = std::min(n_, L.out_c - nt * n_);
+      size_t at = 0;
+      for (int t = 0; t < g; ++t) {
+        std::vector<int8_t> tile(size_t(n_) * size_t(n_), 0);
+        for (int r = 0; r < k; ++r)
+          for (int c = 0; c < n; ++c) tile[size_t(r * n_ + c)] = L.w[size_t(kt * n_ + r) * size_t(L.out_c) + size_t((nt + t) * n_ + c)];
+        const size_t here = tile_data(label, tile);
+        if (t == 0) at = here;
       }
-    for (int nt = 0; nt < nt_count; ++nt) act(nt * b_, out_ub + nt * b_, b_, params + 9 * nt, L, 1);
+      std::ostringstream rw;
+      rw << "rw addr=" << label << "+" << at << ", stride=" << n_ << ", k=" << k << ", n=" << n;
+      if (g > 1) rw << ", tiles=" << g << ", tstride=" << n_ * n_;
+      return add_tiles(rw.str(), g);
+    };
+    load_input_tile(0);
+    for (int nt = 0; nt < nt_count;) {
+      const int g = nt < full ? std::min(group, full - nt) : 1;
+      for (int kt = 0; kt < kt_count; ++kt) {
+        const int first = tiles(kt, nt, g);
+        mmc(in_ub + kt * b_, b_, nt * b_, true, kt > 0, first, g, 0, b_);
+        load_input_tile(kt + 1);
+        if (kt == 0) flush(param_load);  // (needed by the first act only)
+        if (kt == std::min(2, kt_count - 1)) flush(acts);
+        if (kt == std::min(5, kt_count - 1)) flush(stores);
+      }
+      finish(nt, g);
+      nt += g;
+    }
+    // The last group's act and store tile by tile: a whm waits for every act issued
+    // before it (its fence), so each store follows only its own act.
+    for (size_t i = 0; i < acts.size(); ++i) {
+      body_.push_back(acts[i]);
+      if (i < stores.size()) body_.push_back(stores[i]);
+    }
+    if (!out_label.empty()) {
+      scratch(out_label, size_t(b_) * size_t(L.out_c));
+      out = {false, out_label, L.out_c, 0};
+    }
   } else {
+    flush(param_load);
     const int bufs = acc_buffers(b_, nt_count, what);
     for (int nt = 0; nt < nt_count; ++nt) {
       const int acc = (nt % bufs) * b_;
@@ -232,11 +298,11 @@ Tensor Lowering::dense(size_t l, const QuantLayer& L, const Tensor& x) {
       }
       act(acc, out_ub + nt * b_, b_, params + 9 * nt, L, 1);
     }
+    std::vector<int8_t> w(L.w.begin(), L.w.end());
+    blobs_.push_back({"w" + std::to_string(l), w});
   }
   macs_ += uint64_t(b_) * L.k() * L.out_c;
-  std::vector<int8_t> w(L.w.begin(), L.w.end());
-  blobs_.push_back({"w" + std::to_string(l), w});
-  return {true, "", L.out_c, out_ub};
+  return out;
 }
 
 // The unified-buffer rows of a layer's input as K tiles of B rows (tile kt of item b at
@@ -274,8 +340,8 @@ std::string Lowering::assemble_text() {
   size_t next_rw = 0, instructions = 0;
   for (const Line& line : body_) {
     if (line.tile >= 0)  // keep the weight FIFO full ahead of the multiplies
-      while (next_rw < tiles_.size() && int(next_rw) <= line.tile + depth - 1) {
-        s << "        " << tiles_[next_rw++] << "\n";
+      while (next_rw < tiles_.size() && tiles_[next_rw].first + tiles_[next_rw].count <= line.tile + depth) {
+        s << "        " << tiles_[next_rw++].text << "\n";
         ++instructions;
       }
     s << "        " << line.text << "\n";

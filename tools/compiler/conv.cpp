@@ -424,14 +424,6 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
   for (int b = 0; b < int(copies_.size()); ++b)  // an item's padded copy goes before its loads
     for (const Line& line : copies_[b]) loads.push_back({due(b, 0, 0, -1), 0, 0, line});
   copies_.clear();
-  // the lines that emit_lines() appends to the body, taken out of it
-  auto capture = [&](auto&& emit_lines) {
-    const size_t before = body_.size();
-    emit_lines();
-    std::vector<Line> out(body_.begin() + long(before), body_.end());
-    body_.resize(before);
-    return out;
-  };
   auto load = [&](int when, int ub, int rows, auto&& emit_rhm) {
     for (const Line& line : capture(emit_rhm)) loads.push_back({when, ub, ub + rows, line});
   };

@@ -65,12 +65,15 @@ class Lowering {
   int acc_buffers(int rows, int tiles, const std::string& what) const;
   ActParams layer_params(const nn::QuantLayer& L, int nt) const;
   int load_params(const std::vector<ActParams>& blocks, const std::string& where);  // UB row of block 0
-  int weight_tile(size_t l, const nn::QuantLayer& L, int k0, int kcount, int nt);
+  int weight_tile(size_t l, const nn::QuantLayer& L, int k0, int kcount, int nt);  // the tile's index
   size_t tile_data(const std::string& label, const std::vector<int8_t>& tile);  // byte offset at label
   int rw_tile(const std::string& label, size_t offset, int kcount, int ncount);  // the tile's index
   std::string zero_point_row(int zp);
   void rhm(int ub, int rows, const std::string& addr, long stride, int seglen, int segs = 1, long segstride = 0);
-  void mmc(int ub, int rows, int acc, bool sw, bool accumulate, int tile);
+  // (tiles > 1: one instruction for that many multiplies, tile t on rows ub + t * ubstride
+  // into acc + t * accstride, each with its own switch)
+  void mmc(int ub, int rows, int acc, bool sw, bool accumulate, int tile, int tiles = 1, int ubstride = 0,
+           int accstride = 0);
   void act(int acc, int ub, int rows, int params, const nn::QuantLayer& L, int pool);
   void whm(int ub, int rows, const std::string& addr, long stride, int len);
   void store(int ub, int rows, int width, const std::string& label);
@@ -78,7 +81,17 @@ class Lowering {
   Tensor flatten(const Tensor& x, size_t l);
   int input_tiles(const Tensor& x, int kt_count, int k, const std::string& what);
   void load_input_tile(int kt);
-  Tensor dense(size_t l, const nn::QuantLayer& L, const Tensor& x);
+  // (out_label: the last layer's, which may store its output tiles as they are done)
+  Tensor dense(size_t l, const nn::QuantLayer& L, const Tensor& x, const std::string& out_label);
+  // the lines that emit_lines() appends to the body, taken out of it
+  template <typename F>
+  std::vector<Line> capture(F&& emit_lines) {
+    const size_t before = body_.size();
+    emit_lines();
+    std::vector<Line> out(body_.begin() + long(before), body_.end());
+    body_.resize(before);
+    return out;
+  }
   std::string assemble_text();
 
   // conv.cpp: the three ways to lower a convolution, chosen by their cost
@@ -99,7 +112,12 @@ class Lowering {
   std::vector<Line> body_;
   std::vector<Line> input_loads_;
   std::vector<std::vector<Line>> copies_;  // per item: a padded copy's instructions (conv.cpp)  // the layer's input K tiles not yet loaded (input_tiles)
-  std::vector<std::string> tiles_;
+  struct TileLoad {
+    std::string text;  // an rw
+    int first, count;  // the tiles it loads (indices in program order)
+  };
+  std::vector<TileLoad> tiles_;
+  int add_tiles(const std::string& rw, int count);  // the first's index
   std::vector<uint8_t> param_data_;
   std::vector<std::pair<std::string, std::vector<int8_t>>> blobs_;  // weight data: label, bytes
   struct Buffer {
