@@ -194,6 +194,14 @@ class Generator {
         break;
       }
       case ErrorCode::DramRange: {
+        if (pending_ < int(cfg_.wfifo_depth) && chance(0.3)) {  // only an rw's last tile reaches past the end
+          Instr in = random_rw();
+          in.tiles = pick(2, 16), in.transpose = 0, in.stride = in.n;
+          in.addr = int64_t(cfg_.dram_bytes) / 2 - pick(0, 64);
+          in.tstride = (int64_t(cfg_.dram_bytes) - in.addr) / (in.tiles - 1) + 1;  // the last starts past the end
+          emit(in);
+          break;
+        }
         Instr in = random_rhm();
         in.rows = 1;
         in.addr = cfg_.dram_bytes - pick(0, int(in.seglen) - 1);
