@@ -474,13 +474,9 @@ class Assembler {
     const int head_col = st.toks[st.pos - 1].col;
     for (const auto& f : op.fields) {
       if (seen[f.name]) continue;
-      switch (f.deflt) {
-        case FieldSpec::Required:
-          throw ExprError{head_col, std::string("missing operand '") + f.name + "' for " + op.mnemonic};
-        case FieldSpec::Zero: in.*(f.member) = 0; break;
-        case FieldSpec::One: in.*(f.member) = 1; break;
-        case FieldSpec::ArraySize: in.*(f.member) = cfg_.array_size; break;
-      }
+      if (f.deflt == FieldSpec::Required)
+        throw ExprError{head_col, std::string("missing operand '") + f.name + "' for " + op.mnemonic};
+      in.*(f.member) = f.fixed_default().value_or(cfg_.array_size);  // (else ArraySize)
     }
     const Legality legal = check_static(in, cfg_);
     if (legal.code != ErrorCode::None) throw ExprError{head_col, op.mnemonic + std::string(": ") + legal.detail};

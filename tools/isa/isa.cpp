@@ -26,6 +26,12 @@ int64_t FieldSpec::max_value() const {
   return bias + (int64_t{1} << width) - 1;
 }
 
+std::optional<int64_t> FieldSpec::fixed_default() const {
+  if (deflt == Zero) return 0;
+  if (deflt == One) return 1;
+  return std::nullopt;
+}
+
 const OpSpec* find_op(Opcode op) {
   for (const auto& s : isa_table())
     if (s.op == op) return &s;
@@ -113,8 +119,7 @@ std::string format_instr(const Instr& in) {
   bool first = true;
   for (const auto& f : spec->fields) {
     int64_t v = in.*(f.member);
-    const int64_t deflt = f.deflt == FieldSpec::One ? 1 : f.deflt == FieldSpec::Zero ? 0 : -1;
-    if (!f.listed_at_default && v == deflt) continue;
+    if (!f.listed_at_default && f.fixed_default() == v) continue;
     std::string item;
     if (f.kind == FieldKind::Flag) {
       if (!v) continue;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,8 @@ struct FieldSpec {
 
   int64_t min_value() const;
   int64_t max_value() const;
+  // The default that does not depend on the configuration: Zero 0, One 1; else none.
+  std::optional<int64_t> fixed_default() const;
 };
 
 struct OpSpec {
