@@ -210,9 +210,10 @@ class Generator {
       }
       case ErrorCode::WeightFifo:
         if (chance(0.5) || has_active_) {
-          if (chance(0.5)) {  // a tile in the middle of an rw finds the FIFO full
+          const int over = int(cfg_.wfifo_depth) - pending_ + pick(1, 2);  // tiles that overfill it
+          if (over <= 16 && chance(0.5)) {  // a tile in the middle of an rw finds the FIFO full
             Instr in = random_rw();
-            in.tiles = std::min<int64_t>(16, int64_t(cfg_.wfifo_depth) - pending_ + pick(1, 2));
+            in.tiles = over;
             in.tstride = 0;
             emit(in);
             break;
@@ -220,7 +221,7 @@ class Generator {
           while (pending_ < int(cfg_.wfifo_depth)) emit(random_rw());
           emit(random_rw());  // one too many
         } else {
-          if (chance(0.5)) {  // a tile in the middle of an mmc finds it empty
+          if (pending_ < 16 && chance(0.5)) {  // a tile in the middle of an mmc finds it empty
             Instr in = random_mmc(true);
             in.tiles = pending_ + 1, in.ubstride = in.accstride = 0;
             emit(in);
