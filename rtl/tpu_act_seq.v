@@ -8,9 +8,11 @@
 // with the same parameters as an earlier one starts streaming at once. Then
 // the accumulator rows stream one per cycle, for each output row its planes
 // acc + g*rows + r (g = 0..pool-1) marked first/last — one per cycle, or as fast as a
-// serial activation unit takes them (act_accept_i); every output row the unit
-// produces is written to unified-buffer row ub + r. The activation unit's results
-// have priority on the unified buffer's write port, so they never wait.
+// serial activation unit takes them (act_accept_i), and each only once no older `mmc`
+// has it still to write (acc_wait_i: the act issued without waiting for them,
+// chaining); every output row the unit produces is written to unified-buffer row
+// ub + r. The activation unit's results have priority on the unified buffer's write
+// port, so they never wait.
 `default_nettype none
 
 module tpu_act_seq #(
@@ -43,6 +45,7 @@ module tpu_act_seq #(
     output wire                   in_first_o,
     output wire                   in_last_o,
     input  wire                   act_accept_i,   // a row given next cycle will be taken
+    input  wire                   acc_wait_i,     // acc_addr_o is still to be written by an older mmc (chaining)
     input  wire                   out_valid_i,
     // accumulator reads (data the next cycle)
     output wire                   acc_rd_o,
@@ -50,6 +53,7 @@ module tpu_act_seq #(
     // result rows to the unified buffer (data: the activation unit's output)
     output wire                   ubw_valid_o,
     output wire [UbBits-1:0]      ubw_addr_o,
+    output wire [SlotBits-1:0]    slot_o,         // the instruction's slot (its UB writes, for chaining)
     // every unified-buffer write, from any unit, on either port (invalidates the loaded
     // parameters)
     input  wire                   ub_we_i,
@@ -58,6 +62,7 @@ module tpu_act_seq #(
     input  wire [UbBits-1:0]      ub_wa2_i,
     // completion
     output wire [Slots-1:0]       retire_o,
+    output wire [Slots-1:0]       checked_o,      // its parameters passed: it can no longer fault
     output wire                   fault_o,
     output wire [31:0]            fault_pc_o
 );
@@ -106,7 +111,8 @@ module tpu_act_seq #(
   wire take      = state_q == StIdle && q_valid_i;
   wire younger   = err_valid_i && q_pc_i > err_pc_i;
   wire p_grant   = state_q == StParams && prd_q != 4'd9 && ubr_grant_i;
-  wire streaming = state_q == StStream && act_accept_i;  // a row is read this cycle
+  // a row is read this cycle; one an older mmc has still to write waits (chaining)
+  wire streaming = state_q == StStream && act_accept_i && !acc_wait_i;
   wire last_plane = plane_q == pool_m1;
   wire last_row   = row_q == rows_m1;
 
@@ -180,6 +186,8 @@ module tpu_act_seq #(
   wire [Slots-1:0] retire_mask;
   tpu_slot_mask #(.Slots(Slots)) u_retire (
       .valid_i(state_q == StRetire), .slot_i(slot_q), .mask_o(retire_mask));
+  tpu_slot_mask #(.Slots(Slots)) u_checked (
+      .valid_i(state_q == StCheck && !shift_error_i), .slot_i(slot_q), .mask_o(checked_o));
 
   assign q_ready_o   = state_q == StIdle;
   assign busy_o      = state_q != StIdle;
@@ -196,6 +204,7 @@ module tpu_act_seq #(
   assign acc_addr_o  = rd_addr_q;
   assign ubw_valid_o = out_valid_i;
   assign ubw_addr_o  = ub + out_q[UbBits-1:0];
+  assign slot_o      = slot_q;
   assign retire_o    = retire_mask;
   assign fault_o     = state_q == StRetire && fault_q;
   assign fault_pc_o  = pc_q;

@@ -12,8 +12,11 @@
 // what they wrote (the in-flight `whm`s are tracked as one byte range, their union).
 // A `whm` issues without waiting for older `rhm`, `rw` and `act`, but the DMA-out unit
 // holds it (`whm_hold_o`) until those that were in flight when it issued (its fence)
-// have retired, so device memory is never written past an instruction that may still
-// fault; younger instructions issue meanwhile. `sync` and `halt` wait for every older
+// have retired (an `act`: passed its parameter check), so device memory is never
+// written past an instruction that may still fault; younger instructions issue
+// meanwhile. Chaining: an `act` issues past the older `mmc`s whose sums it reads and a
+// `whm` past the older `act`s whose rows it writes out; the readers then wait row by
+// row (two tpu_chain_track, answering the activation and DMA-out units). `sync` and `halt` wait for every older
 // instruction; `nop` retires at once.
 //
 // Errors: a checked instruction that fails, or a fault a unit reports at run time,
@@ -69,6 +72,19 @@ module tpu_controller #(
     // scrubbing
     output wire                   scrub_o,
     output wire [ScrubBits-1:0]   scrub_addr_o,
+    // chaining (tpu_chain_track): rows written by the matrix and activation units, and
+    // whether the activation and DMA-out units' next rows are still to be written
+    input  wire                   accw_valid_i,
+    input  wire [SlotBits-1:0]    accw_slot_i,
+    input  wire [AccBits-1:0]     accw_addr_i,
+    input  wire [AccBits-1:0]     acc_chk_i,
+    output wire                   acc_wait_o,
+    input  wire                   ubw_valid_i,
+    input  wire [SlotBits-1:0]    ubw_slot_i,
+    input  wire [UbBits-1:0]      ubw_addr_i,
+    input  wire [UbBits-1:0]      ub_chk_i,
+    output wire                   ub_wait_o,
+    input  wire [Slots-1:0]       act_checked_i, // activations past their check: no fault any more
     // counter events
     input  wire                   ev_row_i,
     input  wire                   ev_weight_stall_i,
@@ -92,7 +108,7 @@ module tpu_controller #(
   localparam integer ScrubBits = AddrBits;
   localparam integer TileBits  = $clog2(WfifoDepth + 1);
   localparam integer HiBits    = AddrBits + 1;
-  localparam integer UbRd = 0, AccWr = 3;  // scoreboard range order {acc_wr, acc_rd, ub_wr, ub_rd}
+  localparam integer UbRd = 0, UbWr = 1, AccWr = 3;  // scoreboard range order {acc_wr, acc_rd, ub_wr, ub_rd}
   localparam integer Macs      = ArraySize * ArraySize;
 
   // Counter indices (docs/architecture.md, "CSR block").
@@ -212,6 +228,20 @@ module tpu_controller #(
       .clk_i, .rst_ni, .cand_valid_i(issue), .cand_unit_i(unit), .cand_en_i(en),
       .cand_lo_i(lo), .cand_hi_i(hi), .cand_ready_o(sb_ready), .cand_slot_o(sb_slot),
       .retire_i(retire_i), .busy_o(sb_busy), .may_fault_o(sb_may_fault));
+
+  // Chaining: accumulator rows of the mmcs in flight, UB rows of the acts.
+  tpu_chain_track #(.Slots(Slots), .AddrBits(AccBits)) u_chain_acc (
+      .clk_i, .rst_ni, .take_i(issue), .take_slot_i(sb_slot),
+      .take_tracked_i(unit == 2'd1 && en[AccWr]), .take_lo_i(lo[AddrBits*AccWr +: AccBits]),
+      .take_hi_i(hi[HiBits*AccWr +: AccBits+1]), .retire_i(retire_i),
+      .wr_valid_i(accw_valid_i), .wr_slot_i(accw_slot_i), .wr_addr_i(accw_addr_i),
+      .chk_addr_i(acc_chk_i), .pending_o(acc_wait_o));
+  tpu_chain_track #(.Slots(Slots), .AddrBits(UbBits)) u_chain_ub (
+      .clk_i, .rst_ni, .take_i(issue), .take_slot_i(sb_slot),
+      .take_tracked_i(unit == 2'd2 && en[UbWr]), .take_lo_i(lo[AddrBits*UbWr +: UbBits]),
+      .take_hi_i(hi[HiBits*UbWr +: UbBits+1]), .retire_i(retire_i),
+      .wr_valid_i(ubw_valid_i), .wr_slot_i(ubw_slot_i), .wr_addr_i(ubw_addr_i),
+      .chk_addr_i(ub_chk_i), .pending_o(ub_wait_o));
 
   // The oldest fault: the one collected so far, the decode error (younger than
   // everything issued) or a unit's.
@@ -343,19 +373,27 @@ module tpu_controller #(
   end
 
   // Each whm's fence: the DMA-in and activation instructions in flight when it issued
-  // (all older than it), each forgotten as it retires. Only older instructions: they
+  // (all older than it), each forgotten as it retires (an activation: once past its
+  // parameter check, the only place it can fault; checked_q remembers that per slot). Only older instructions: they
   // never wait for younger ones, so a held whm cannot deadlock the pipeline. When one of
   // them faults, its retirement and err_valid_o arrive together and the DMA-out unit
   // drops the whm as younger than the fault.
   wire [Slots-1:0] fenced;   // per slot: its whm still waits for an older instruction
+  reg  [Slots-1:0] checked_q;
+  wire [Slots-1:0] taken = issue ? {{(Slots - 1){1'b0}}, 1'b1} << sb_slot : {Slots{1'b0}};
+  wire [Slots-1:0] done  = retire_i | act_checked_i;   // no fault from these any more
+  always @(posedge clk_i) begin
+    if (!rst_ni) checked_q <= {Slots{1'b0}};
+    else checked_q <= (checked_q | act_checked_i) & ~taken;
+  end
   genvar fs;
   generate
     for (fs = 0; fs < Slots; fs = fs + 1) begin : g_fence
       reg [Slots-1:0] fence_q;
       always @(posedge clk_i) begin
         if (!rst_ni) fence_q <= {Slots{1'b0}};
-        else if (whm_issue && sb_slot == fs[SlotBits-1:0]) fence_q <= sb_may_fault & ~retire_i;
-        else fence_q <= fence_q & ~retire_i;
+        else if (whm_issue && sb_slot == fs[SlotBits-1:0]) fence_q <= sb_may_fault & ~checked_q & ~done;
+        else fence_q <= fence_q & ~done;
       end
       assign fenced[fs] = |fence_q;
     end

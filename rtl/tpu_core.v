@@ -141,6 +141,16 @@ module tpu_core #(
   wire [ScrubBits-1:0] scrub_addr;
   wire         ev_row, ev_wstall, ev_wshift, ev_dma_wait, ev_tile;
   wire [6:0]   read_bytes, write_bytes;
+  // chaining: the activation unit reads accumulator rows as the matrix unit writes them,
+  // the DMA-out unit UB rows as the activation unit writes them (tpu_chain_track)
+  wire                accw_valid, acc_wait, ub_wait;
+  wire [SlotBits-1:0] accw_slot, act_slot;
+  wire [AccBits-1:0]  accw_addr;
+  wire [AccBits-1:0]  acc_ra;           // the activation unit's next accumulator read
+  wire [UbBits-1:0]   ubr_addr_out;     // the DMA-out unit's next UB read
+  wire                ubw_act;          // the activation unit's UB writes
+  wire [UbBits-1:0]   ubw_addr_act;
+  wire [Slots-1:0]    act_checked;
 
   tpu_controller #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth),
                    .DramBytes(DramBytes), .Slots(Slots), .Counters(Counters)) u_controller (
@@ -160,6 +170,10 @@ module tpu_core #(
       .ev_row_i(ev_row), .ev_weight_stall_i(ev_wstall), .ev_weight_shift_i(ev_wshift),
       .ev_dma_wait_i(ev_dma_wait), .read_bytes_i(read_bytes), .write_bytes_i(write_bytes),
       .tile_i(ev_tile),
+      .accw_valid_i(accw_valid), .accw_slot_i(accw_slot), .accw_addr_i(accw_addr),
+      .acc_chk_i(acc_ra), .acc_wait_o(acc_wait),
+      .ubw_valid_i(ubw_act), .ubw_slot_i(act_slot), .ubw_addr_i(ubw_addr_act),
+      .ub_chk_i(ubr_addr_out), .ub_wait_o(ub_wait), .act_checked_i(act_checked),
       .state_o(run_state), .error_o(run_error), .pc_o(run_pc), .run_end_o(run_end),
       .counters_o(counters));
 
@@ -229,7 +243,7 @@ module tpu_core #(
 
   // ---- memories ---------------------------------------------------------------------------
   wire                ubr_act, ubr_out, ubr_mmc;
-  wire [UbBits-1:0]   ubr_addr_act, ubr_addr_out, ubr_addr_mmc;
+  wire [UbBits-1:0]   ubr_addr_act, ubr_addr_mmc;
   // Read port A: matrix rows, every cycle; port B: activation parameters before DMA-out
   // rows, served whenever they are in the other bank than port A's row (so loading an
   // act's parameters never stalls the array).
@@ -238,8 +252,8 @@ module tpu_core #(
   wire                grant_mmc = ubr_mmc;
   wire                grant_out = ubr_out && !ubr_act && ub_b_ok;
   wire [N*8-1:0]      ub_rd_data, ub_out_data;
-  wire                ubw_act, ubw_in;
-  wire [UbBits-1:0]   ubw_addr_act, ubw_addr_in;
+  wire                ubw_in;
+  wire [UbBits-1:0]   ubw_addr_in;
   wire [N*8-1:0]      ubw_data_in, act_out;
   wire                ubw_in_ready = !scrub && (!ubw_act || ubw_addr_act[1:0] != ubw_addr_in[1:0]);
   wire                ub_we = scrub || ubw_act;   // port 1
@@ -259,7 +273,6 @@ module tpu_core #(
   wire [AccBits-1:0]  acc_wa;
   wire [N*32-1:0]     mx_out;
   wire                acc_rd;
-  wire [AccBits-1:0]  acc_ra;
   wire [N*32-1:0]     acc_rd_data;
   tpu_accumulators #(.ArraySize(N), .Rows(AccRows)) u_acc (
       .clk_i, .rst_ni(rst_n),
@@ -335,7 +348,8 @@ module tpu_core #(
       .mx_valid_o(mx_valid), .mx_switch_o(mx_switch),
       .acc_we_o(acc_we), .acc_accumulate_o(acc_accumulate), .acc_addr_o(acc_wa),
       .retire_o(retire_mmc), .ev_row_o(ev_row), .ev_weight_stall_o(ev_wstall),
-      .ev_weight_shift_o(ev_wshift));
+      .ev_weight_shift_o(ev_wshift), .accw_valid_o(accw_valid), .accw_slot_o(accw_slot),
+      .accw_addr_o(accw_addr));
 
   tpu_act_seq #(.UbRows(UbRows), .AccRows(AccRows), .Slots(Slots)) u_act_seq (
       .clk_i, .rst_ni(rst_n),
@@ -345,11 +359,13 @@ module tpu_core #(
       .ubr_valid_o(ubr_act), .ubr_grant_i(grant_act), .ubr_addr_o(ubr_addr_act),
       .param_we_o(param_we), .param_row_o(param_row), .shift_error_i(shift_error),
       .zp_o(zp), .relu_o(relu), .in_valid_o(act_in_valid), .in_first_o(act_first),
-      .in_last_o(act_last), .act_accept_i(act_accept), .out_valid_i(act_out_valid),
+      .in_last_o(act_last), .act_accept_i(act_accept), .acc_wait_i(acc_wait),
+      .out_valid_i(act_out_valid),
       .acc_rd_o(acc_rd), .acc_addr_o(acc_ra),
-      .ubw_valid_o(ubw_act), .ubw_addr_o(ubw_addr_act), .ub_we_i(ub_we), .ub_wa_i(ub_wa),
+      .ubw_valid_o(ubw_act), .ubw_addr_o(ubw_addr_act), .slot_o(act_slot),
+      .ub_we_i(ub_we), .ub_wa_i(ub_wa),
       .ub_we2_i(ub_we2), .ub_wa2_i(ubw_addr_in),
-      .retire_o(retire_act), .fault_o(fault_act), .fault_pc_o(fault_pc_act));
+      .retire_o(retire_act), .checked_o(act_checked), .fault_o(fault_act), .fault_pc_o(fault_pc_act));
 
   wire                wr_cmd_valid, wr_cmd_ready, wr_rsp_valid, wr_rsp_ready, wr_rsp_error;
   wire [31:0]         wr_cmd_addr;
@@ -361,7 +377,7 @@ module tpu_core #(
       .q_pc_i(qh_data[3][QWidth-1 -: 32]), .q_slot_i(qh_data[3][128 +: SlotBits]),
       .hold_i(whm_hold), .err_valid_i(err_valid), .err_pc_i(err_pc), .busy_o(unit_busy_out),
       .ubr_valid_o(ubr_out), .ubr_grant_i(grant_out), .ubr_addr_o(ubr_addr_out),
-      .ubr_data_i(ub_out_data),
+      .ubr_data_i(ub_out_data), .ub_wait_i(ub_wait),
       .cmd_valid_o(wr_cmd_valid), .cmd_ready_i(wr_cmd_ready), .cmd_addr_o(wr_cmd_addr),
       .cmd_len_o(wr_cmd_len), .cmd_data_o(wr_cmd_data),
       .rsp_valid_i(wr_rsp_valid), .rsp_ready_o(wr_rsp_ready), .rsp_error_i(wr_rsp_error),

@@ -6,7 +6,9 @@
 // response is in. A row answered with a bus error does not stop the
 // others: the instruction writes all its bytes outside error ranges, then ends with
 // BUS_ERROR (docs/isa.md "Errors"). A whm starts only when the controller no longer
-// holds it (older instructions that may fault have retired).
+// holds it (older instructions that may fault have retired or passed their checks),
+// and reads a row only once no older `act` has it still to write (ub_wait_i: the whm
+// issued without waiting for them, chaining).
 `default_nettype none
 
 module tpu_dma_out #(
@@ -31,6 +33,7 @@ module tpu_dma_out #(
     input  wire                   ubr_grant_i,
     output wire [UbBits-1:0]      ubr_addr_o,
     input  wire [N*8-1:0]         ubr_data_i,
+    input  wire                   ub_wait_i,     // ubr_addr_o is still to be written by an older act
     // the write engine
     output wire                   cmd_valid_o,
     input  wire                   cmd_ready_i,
@@ -135,7 +138,7 @@ module tpu_dma_out #(
 
   assign q_ready_o     = state_q == StIdle && !hold_i;
   assign busy_o        = state_q != StIdle;
-  assign ubr_valid_o   = state_q == StRun && room;
+  assign ubr_valid_o   = state_q == StRun && room && !ub_wait_i;
   assign ubr_addr_o    = ub_q;
   assign cmd_valid_o   = row_valid;
   assign cmd_addr_o    = row[N*8 +: 32];

@@ -54,7 +54,11 @@ module tpu_mmc_seq #(
     output wire [Slots-1:0]       retire_o,
     output wire                   ev_row_o,          // a row entered: N*N MACs
     output wire                   ev_weight_stall_o, // a switch waits for rw to deliver a tile
-    output wire                   ev_weight_shift_o  // a switch waits for the shadow load
+    output wire                   ev_weight_shift_o, // a switch waits for the shadow load
+    // accumulator rows in memory: row accw_addr_o of the mmc in slot accw_slot_o (in order)
+    output wire                   accw_valid_o,
+    output wire [SlotBits-1:0]    accw_slot_o,
+    output wire [AccBits-1:0]     accw_addr_o
 );
 `include "tpu_isa.vh"
   localparam integer N        = ArraySize;
@@ -160,9 +164,29 @@ module tpu_mmc_seq #(
 
   // Retirements: the last row's result written; an instruction dropped when taken or
   // while it waits for a tile (both younger than a fault).
+  // The last row retires the cycle after its accumulator write: the row is in the
+  // accumulators' memory one cycle after the write (their read-modify-write), and an
+  // act that follows this mmc row by row reads it no earlier (accw_*_o below).
   wire [Slots-1:0] retire_done, retire_taken, retire_dropped;
+  reg              last_q;
+  reg [SlotBits-1:0] last_slot_q;
+  reg                accw_valid_q;
+  reg [SlotBits-1:0] accw_slot_q;
+  reg [AccBits-1:0]  accw_addr_q;
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      last_q       <= 1'b0;
+      accw_valid_q <= 1'b0;
+    end else begin
+      last_q       <= tag_valid && tag_last;
+      accw_valid_q <= tag_valid;
+    end
+    last_slot_q <= tag_slot;
+    accw_slot_q <= tag_slot;
+    accw_addr_q <= tag_out[SlotBits+1 +: AccBits];
+  end
   tpu_slot_mask #(.Slots(Slots)) u_retire_done (
-      .valid_i(tag_valid && tag_last), .slot_i(tag_slot), .mask_o(retire_done));
+      .valid_i(last_q), .slot_i(last_slot_q), .mask_o(retire_done));
   tpu_slot_mask #(.Slots(Slots)) u_retire_taken (
       .valid_i(take && younger), .slot_i(q_slot_i), .mask_o(retire_taken));
   tpu_slot_mask #(.Slots(Slots)) u_retire_dropped (
@@ -185,6 +209,9 @@ module tpu_mmc_seq #(
   assign ev_row_o         = grant;
   assign ev_weight_stall_o = need_switch && !full_q && !loading_q && tiles_i == {TileBits{1'b0}};
   assign ev_weight_shift_o = need_switch && !full_q && (loading_q || tiles_i != {TileBits{1'b0}});
+  assign accw_valid_o     = accw_valid_q;
+  assign accw_slot_o      = accw_slot_q;
+  assign accw_addr_o      = accw_addr_q;
 
 endmodule
 

@@ -7,6 +7,11 @@
 // read (WAR) and writes nothing they write (WAW). Instructions of the same unit are not
 // checked against each other: each unit executes its queue in order. Ranges are
 // half-open [lo, hi); an empty range (hi <= lo) or a disabled one conflicts with none.
+//
+// Two exceptions, chaining (tpu_chain_track): an activation candidate's accumulator
+// reads do not wait for a matrix instruction's accumulator writes, nor a DMA-out
+// candidate's UB reads for an activation's UB writes; the reader instead waits row by
+// row until the writer has written the row.
 `default_nettype none
 
 module tpu_scoreboard #(
@@ -82,8 +87,11 @@ module tpu_scoreboard #(
                                   {1'b0, lo_q[AddrBits*r +: AddrBits]} < cand_hi_i[HiBits*c +: HiBits];
         end
       end
-      wire clash = overlap[4*UbRd+UbWr]  || overlap[4*UbWr+UbRd]  || overlap[4*UbWr+UbWr] ||
-                   overlap[4*AccRd+AccWr] || overlap[4*AccWr+AccRd] || overlap[4*AccWr+AccWr];
+      wire chain_acc = cand_unit_i == 2'd2 && unit_q == 2'd1;  // act reading mmc's sums
+      wire chain_ub  = cand_unit_i == 2'd3 && unit_q == 2'd2;  // whm reading act's rows
+      wire clash = (overlap[4*UbRd+UbWr] && !chain_ub) || overlap[4*UbWr+UbRd] || overlap[4*UbWr+UbWr] ||
+                   (overlap[4*AccRd+AccWr] && !chain_acc) || overlap[4*AccWr+AccRd] ||
+                   overlap[4*AccWr+AccWr];
       assign valid[i]    = valid_q;
       // units whose instructions can still fault after issue (bus error, act parameters)
       assign faulting[i] = valid_q && (unit_q == 2'd0 || unit_q == 2'd2);
@@ -102,7 +110,8 @@ module tpu_scoreboard #(
 
 `ifdef FORMAL
   // The interlock's promise, for every pair of in-flight instructions of different
-  // units: no RAW, WAR or WAW overlap. In particular no matrix multiply (unit 1) is in
+  // units: no RAW, WAR or WAW overlap, but for the chained pairs (a reads what b
+  // writes: act after mmc on the accumulators, whm after act on the UB). In particular no matrix multiply (unit 1) is in
   // flight reading UB rows that a pending DMA read (unit 0) will still write.
   reg f_past_valid = 1'b0;
   always @(posedge clk_i) f_past_valid <= 1'b1;
@@ -123,12 +132,14 @@ module tpu_scoreboard #(
                 g_slot[fa].unit_q != g_slot[fb].unit_q) begin
               // a's UB reads against b's UB writes, and writes against writes
               assert (!(g_slot[fa].en_q[UbRd] && g_slot[fb].en_q[UbWr] &&
+                        !(g_slot[fa].unit_q == 2'd3 && g_slot[fb].unit_q == 2'd2) &&
                         meets(g_slot[fa].lo_q[AddrBits*UbRd +: AddrBits], g_slot[fa].hi_q[HiBits*UbRd +: HiBits],
                               g_slot[fb].lo_q[AddrBits*UbWr +: AddrBits], g_slot[fb].hi_q[HiBits*UbWr +: HiBits])));
               assert (!(g_slot[fa].en_q[UbWr] && g_slot[fb].en_q[UbWr] &&
                         meets(g_slot[fa].lo_q[AddrBits*UbWr +: AddrBits], g_slot[fa].hi_q[HiBits*UbWr +: HiBits],
                               g_slot[fb].lo_q[AddrBits*UbWr +: AddrBits], g_slot[fb].hi_q[HiBits*UbWr +: HiBits])));
               assert (!(g_slot[fa].en_q[AccRd] && g_slot[fb].en_q[AccWr] &&
+                        !(g_slot[fa].unit_q == 2'd2 && g_slot[fb].unit_q == 2'd1) &&
                         meets(g_slot[fa].lo_q[AddrBits*AccRd +: AddrBits], g_slot[fa].hi_q[HiBits*AccRd +: HiBits],
                               g_slot[fb].lo_q[AddrBits*AccWr +: AddrBits], g_slot[fb].hi_q[HiBits*AccWr +: HiBits])));
               assert (!(g_slot[fa].en_q[AccWr] && g_slot[fb].en_q[AccWr] &&

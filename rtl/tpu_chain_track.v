@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+// Chaining: how far the in-flight instructions of one writing unit have written their
+// rows, so that a reader of the next unit may start on the first rows while the last
+// are still being produced (docs/architecture.md, "Chaining"). Used twice: accumulator
+// rows written by `mmc` and read by `act`, unified-buffer rows written by `act` and
+// read by `whm`.
+//
+// Per scoreboard slot: whether it holds a writer of the tracked unit, the end of its
+// write range and the first row it has still to write. A writer writes its rows in
+// increasing order, one at a time, and reports each (wr_*) once a read of it would see
+// the new value. pending_o: row chk_addr_i is still to be written by some tracked slot.
+// The scoreboard lets the reader issue past these writers (and only these); younger
+// writers of rows it reads still wait for it (WAR), so every row it waits for belongs
+// to an older instruction.
+`default_nettype none
+
+module tpu_chain_track #(
+    parameter integer Slots    = 8,
+    parameter integer AddrBits = 16
+) (
+    input  wire                clk_i,
+    input  wire                rst_ni,
+    // an instruction takes scoreboard slot take_slot_i; tracked: it is a writer of the
+    // unit with the write range [take_lo_i, take_hi_i)
+    input  wire                take_i,
+    input  wire [SlotBits-1:0] take_slot_i,
+    input  wire                take_tracked_i,
+    input  wire [AddrBits-1:0] take_lo_i,
+    input  wire [AddrBits:0]   take_hi_i,
+    input  wire [Slots-1:0]    retire_i,
+    // the writer in slot wr_slot_i has written row wr_addr_i
+    input  wire                wr_valid_i,
+    input  wire [SlotBits-1:0] wr_slot_i,
+    input  wire [AddrBits-1:0] wr_addr_i,
+    // the reader's next row
+    input  wire [AddrBits-1:0] chk_addr_i,
+    output wire                pending_o
+);
+  localparam integer SlotBits = (Slots > 1) ? $clog2(Slots) : 1;
+
+  wire [Slots-1:0] pending;
+  genvar i;
+  generate
+    for (i = 0; i < Slots; i = i + 1) begin : g_slot
+      reg                valid_q;
+      reg [AddrBits:0]   next_q;  // the first row still to write
+      reg [AddrBits:0]   hi_q;
+      wire take = take_i && take_slot_i == i[SlotBits-1:0];
+      always @(posedge clk_i) begin
+        if (!rst_ni)          valid_q <= 1'b0;
+        else if (take)        valid_q <= take_tracked_i;
+        else if (retire_i[i]) valid_q <= 1'b0;
+      end
+      always @(posedge clk_i) begin
+        if (take) begin
+          next_q <= {1'b0, take_lo_i};
+          hi_q   <= take_hi_i;
+        end else if (wr_valid_i && wr_slot_i == i[SlotBits-1:0]) begin
+          next_q <= {1'b0, wr_addr_i} + 1'b1;
+        end
+      end
+      assign pending[i] = valid_q && next_q <= {1'b0, chk_addr_i} && {1'b0, chk_addr_i} < hi_q;
+    end
+  endgenerate
+  assign pending_o = |pending;
+endmodule
+
+`default_nettype wire
