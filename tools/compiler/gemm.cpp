@@ -107,20 +107,14 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
     if (!params_loaded) body.line("rhm ub=0, rows=" + num(params) + ", addr=params, stride=" + num(T));
     params_loaded = true;
   };
-  // A column tile's act and whm go after the next tile's multiplies: the array then has
-  // queued work while the whm, which issue holds until the act has written its rows,
-  // waits.
-  std::vector<std::string> pending;
-  auto flush = [&] {
-    if (!pending.empty()) load_params();
-    for (const auto& s : pending) body.line(s);
-    pending.clear();
-  };
+  // A column tile's act and whm follow its last multiply in the program: they issue at
+  // once and work row by row behind it (chaining), so they hold up nothing behind them.
   auto finish = [&](int c, int nt, int acc, int r0, int rows) {  // act and whm of rows [r0, r0 + rows)
     const long m0 = long(c) * chunk + r0;
     const int ub = ub_c + nt * chunk + r0;
-    pending.push_back("act acc=" + num(acc + r0) + ", ub=" + num(ub) + ", rows=" + num(rows) + ", params=" + num(9 * nt));
-    pending.push_back("whm ub=" + num(ub) + ", rows=" + num(rows) + ", addr=c+" + num(m0 * n + nt * T) +
+    load_params();
+    body.line("act acc=" + num(acc + r0) + ", ub=" + num(ub) + ", rows=" + num(rows) + ", params=" + num(9 * nt));
+    body.line("whm ub=" + num(ub) + ", rows=" + num(rows) + ", addr=c+" + num(m0 * n + nt * T) +
                       ", stride=" + num(n) + ", len=" + num(std::min(T, n - nt * T)));
   };
 
@@ -157,7 +151,6 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
           mmc(c, 0, 0, rows, acc_of(nt), true, w);
         }
         if (kt_count == 1) {
-          flush();
           load_ahead();
           finish(c, nt, acc_of(nt), 0, rows);
         }
@@ -167,23 +160,15 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
         load_params();
       }
       if (kt_count == 1) continue;
-      // Then each column tile's other K tiles in turn. The program's last column tile
-      // goes in two row halves (its weights reloaded for the second), so that only the
-      // second half's act and whm remain after the last multiply. (More, shorter pieces
-      // lose more than they gain: issue holds each piece's whm until its act is done.)
+      // Then each column tile's other K tiles in turn. (The last column tile needs no
+      // splitting into shorter pieces: its act and whm follow the last multiply row by
+      // row, chained, docs/architecture.md.)
       for (int nt = nt0; nt < nt1; ++nt) {
-        const bool last = c + 1 == chunks && nt + 1 == nt_count;
-        const int pieces = last && kt_count >= 3 && rows >= 2 * T ? 2 : 1;
-        for (int p = 0; p < pieces; ++p) {
-          const int r0 = rows * p / pieces, r1 = rows * (p + 1) / pieces;
-          for (int kt = 1; kt < kt_count; ++kt) mmc(c, kt, r0, r1 - r0, acc_of(nt), true, weight(kt, nt));
-          flush();
-          if (p == 0) load_ahead();
-          finish(c, nt, acc_of(nt), r0, r1 - r0);
-        }
+        for (int kt = 1; kt < kt_count; ++kt) mmc(c, kt, 0, rows, acc_of(nt), true, weight(kt, nt));
+        load_ahead();
+        finish(c, nt, acc_of(nt), 0, rows);
       }
     }
-    flush();
     while (ahead && next_load < kt_count) load_ahead();
   }
   body.line("halt");
