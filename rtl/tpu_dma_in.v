@@ -5,11 +5,11 @@
 // zero-filled row buffer at segment offset s*seglen, then the row goes to a write
 // register that writes it to the unified buffer while the next row's beats arrive (a
 // row of one beat per cycle). Window gather: when the rows of an rhm lie close together
-// (segments of up to GatherSegs, and m rows of one segment within 2*Bytes+1 bytes for
+// (segments of up to GatherSegs, and m rows of one segment within 4*Bytes+1 bytes for
 // some m >= 1) the rows go in groups of m + 1: one span per segment covers the whole
-// group and lands, as whole beats, in a window of 3 beats per segment, and the group's
+// group and lands, as whole beats, in a window of 5 beats per segment, and the group's
 // rows are cut from the windows, one per cycle, while the next group's beats fill a
-// second bank. A 3x3 im2col row of three 5-byte segments then costs about one beat
+// second bank. A 3x3 RGB im2col row of three 5-byte segments then costs about 0.7 beat
 // instead of three spans. rw: one span per memory row. Without transpose each
 // memory row is a tile row: it goes to a push register that puts it into the weight
 // FIFO while the next rows arrive, and zero rows follow for k < N. With transpose the
@@ -87,10 +87,16 @@ module tpu_dma_in #(
   localparam integer UbBits   = $clog2(UbRows);
   localparam integer PosBits  = $clog2(N) + 1;   // 0..N
 
-  // window gather: rows per group - 1 is 0 or a power of two up to 2*Bytes
-  localparam integer GBits    = $clog2(2 * Bytes + 2);
-  localparam integer KMax     = $clog2(2 * Bytes);
-  localparam integer WinBytes = 3 * Bytes;           // a span of <= 2*Bytes+1 bytes is <= 3 beats
+  // window gather: a group's span is at most SpanMax bytes, so it is at most WinBeats
+  // beats wherever it starts; rows per group - 1 is 0 or a power of two up to SpanMax - 1.
+  // (5 beats, not 3: a 3x3 RGB window's segments advance 3 bytes a row, and 17 rows of
+  // them fit 53 bytes, where 3 beats hold 9 rows; the bus then moves about 30% fewer words.)
+  localparam integer WinBeats = 5;
+  localparam integer SpanMax  = (WinBeats - 1) * Bytes + 1;
+  localparam integer GBits    = $clog2(SpanMax + 1);
+  localparam integer KMax     = $clog2(SpanMax - 1);
+  localparam integer BeatBits = $clog2(WinBeats);
+  localparam integer WinBytes = WinBeats * Bytes;
   localparam integer WinSegs  = (GatherSegs > 0) ? GatherSegs : 1;
   localparam integer ShBytes  = (WinBytes > N) ? WinBytes : N;
   localparam integer HandWidth = 128 + 32 + SlotBits + GBits;
@@ -110,7 +116,7 @@ module tpu_dma_in #(
     mem_rows_of = {1'b0, i[TPU_RW_TRANSPOSE_LSB] ? i[TPU_RW_N_LSB +: 6] : i[TPU_RW_K_LSB +: 6]} + 7'd1;
   endfunction
   // Window gather: the most rows - 1 (0 or a power of two) of a group, whose segment's
-  // span m*stride + seglen fits 2*Bytes+1 bytes; 0 when the rhm is not gathered.
+  // span m*stride + seglen fits SpanMax bytes; 0 when the rhm is not gathered.
   function automatic [GBits-1:0] window_m1(input [3:0] op, input [15:0] rows_m1, input [15:0] stride,
                                            input [5:0] seglen_m1, input [5:0] segs_m1);
     integer k;
@@ -124,7 +130,7 @@ module tpu_dma_in #(
          (stride == {10'd0, seglen_m1} + 16'd1 && {26'd0, seglen_m1} + 1 < Bytes)))
       for (k = 0; k <= KMax; k = k + 1) begin
         len = ({16'd0, stride} << k) + {26'd0, seglen_m1} + 32'd1;
-        if (len <= 2 * Bytes + 1) window_m1 = 1 << k;
+        if (len <= SpanMax) window_m1 = 1 << k;
       end
   end
   endfunction
@@ -132,7 +138,7 @@ module tpu_dma_in #(
   function automatic [GBits-1:0] group_m1(input [GBits-1:0] limit, input [16:0] rows_left_m1);
     group_m1 = rows_left_m1 < {{(17-GBits){1'b0}}, limit} ? rows_left_m1[GBits-1:0] : limit;
   endfunction
-  // m * stride (both small: stride <= 2*Bytes+1 in a window), by shifts and adds.
+  // m * stride (both small: stride <= SpanMax in a window), by shifts and adds.
   function automatic [15:0] times(input [GBits-1:0] m, input [15:0] stride);
     integer k;
   begin
@@ -177,19 +183,19 @@ module tpu_dma_in #(
   // window gather: two banks of a window per segment; the fill side (f_) puts each
   // group's beats into a free bank, the emit side (e_) cuts rows from a full one
   reg  [GBits-1:0]    gm1_q;       // the instruction's largest group (0: not gathered)
-  reg  [2*WinSegs*WinBytes*8-1:0] win_q;   // [bank][segment] windows of 3 beats
+  reg  [2*WinSegs*WinBytes*8-1:0] win_q;   // [bank][segment] windows of WinBeats beats
   reg  [2*WinSegs*LaneBits-1:0]   off_q;   // [bank][segment]: where its span starts in beat 0
   reg  [1:0]          full_q;
   // each full bank's group: where its rows go and how to cut them, so that rows leave
   // while the consumer already fills the next instruction's groups
-  localparam integer MetaBits = UbBits + GBits + 8 + 7 + 6 + SlotBits + 1;
+  localparam integer MetaBits = UbBits + GBits + GBits + 7 + 6 + SlotBits + 1;
   reg  [2*MetaBits-1:0] meta_q;
   reg                 f_bank_q, e_bank_q;
   reg  [5:0]          f_seg_q;
-  reg  [1:0]          f_beat_q;
+  reg  [BeatBits-1:0] f_beat_q;
   reg  [16:0]         f_row_q;     // first row of the group being filled
   reg  [GBits-1:0]    e_row_q;     // row within the group being emitted
-  reg  [7:0]          e_off_q;     // its offset: e_row * stride
+  reg  [GBits-1:0]    e_off_q;     // its offset: e_row * stride (< SpanMax)
 
   wire        is_rw     = in_q[3:0] == TPU_OP_RW;
   wire        transpose = in_q[TPU_RW_TRANSPOSE_LSB];
@@ -252,10 +258,10 @@ module tpu_dma_in #(
   wire [MetaBits-1:0] e_meta = e_bank_q ? meta_q[MetaBits +: MetaBits] : meta_q[0 +: MetaBits];
   wire [UbBits-1:0]   e_ub     = e_meta[0 +: UbBits];
   wire [GBits-1:0]    e_m1     = e_meta[UbBits +: GBits];
-  wire [7:0]          e_stride = e_meta[UbBits + GBits +: 8];
-  wire [6:0]          e_seglen = e_meta[UbBits + GBits + 8 +: 7];
-  wire [5:0]          e_segs_m1 = e_meta[UbBits + GBits + 15 +: 6];
-  wire [SlotBits-1:0] e_slot   = e_meta[UbBits + GBits + 21 +: SlotBits];
+  wire [GBits-1:0]    e_stride = e_meta[UbBits + GBits +: GBits];
+  wire [6:0]          e_seglen = e_meta[UbBits + 2 * GBits +: 7];
+  wire [5:0]          e_segs_m1 = e_meta[UbBits + 2 * GBits + 7 +: 6];
+  wire [SlotBits-1:0] e_slot   = e_meta[UbBits + 2 * GBits + 13 +: SlotBits];
   wire                e_last   = e_meta[MetaBits-1];
   wire e_go        = full_q[e_bank_q] && wb_free;   // a gathered row out
   wire e_group_end = e_row_q == e_m1;
@@ -468,7 +474,7 @@ module tpu_dma_in #(
   reg [7:0]            seg_at;
   reg [LaneBits-1:0]   seg_off;
   integer s;
-  wire [31:0] f_bank = {31'd0, f_bank_q}, f_seg = {26'd0, f_seg_q}, f_beat = {30'd0, f_beat_q};
+  wire [31:0] f_bank = {31'd0, f_bank_q}, f_seg = {26'd0, f_seg_q}, f_beat = {{(32-BeatBits){1'b0}}, f_beat_q};
   always @(*) begin
     win_row = {N*8{1'b0}};
     seg_at  = 8'd0;   // s * seglen
@@ -477,7 +483,7 @@ module tpu_dma_in #(
       seg_win[WinBytes*8-1:0] = e_bank_q ? win_q[(WinSegs + s) * WinBytes * 8 +: WinBytes * 8]
                                          : win_q[s * WinBytes * 8 +: WinBytes * 8];
       seg_off = e_bank_q ? off_q[(WinSegs + s) * LaneBits +: LaneBits] : off_q[s * LaneBits +: LaneBits];
-      seg_shifted = seg_win >> (8 * ({{(8-LaneBits){1'b0}}, seg_off} + e_off_q));
+      seg_shifted = seg_win >> (8 * ({{(GBits+1-LaneBits){1'b0}}, seg_off} + {1'b0, e_off_q}));
       seg_bytes = seg_shifted[N*8-1:0];
       for (j = 0; j < N; j = j + 1) seg_mask[8*j +: 8] = (j < e_seglen) ? 8'hff : 8'h00;
       if (s <= e_segs_m1) win_row = win_row | ((seg_bytes & seg_mask) << (8 * seg_at));
@@ -486,17 +492,17 @@ module tpu_dma_in #(
   end
 
   wire [15:0] f_ub = ub + f_row_q[15:0];
-  wire [MetaBits-1:0] f_meta = {f_last_grp, slot_q, segs_m1, seglen, stride[7:0], f_m1, f_ub[UbBits-1:0]};
+  wire [MetaBits-1:0] f_meta = {f_last_grp, slot_q, segs_m1, seglen, stride[GBits-1:0], f_m1, f_ub[UbBits-1:0]};
   always @(posedge clk_i) begin
     if (beat_fire && win) begin
       // (by decode of bank, segment and beat, not an index: see tile_q)
       for (s = 0; s < 2 * WinSegs; s = s + 1)
         if (s == f_bank * WinSegs + f_seg) begin
-          for (j = 0; j < 3; j = j + 1)
+          for (j = 0; j < WinBeats; j = j + 1)
             if (j == f_beat) win_q[(s * WinBytes + j * Bytes) * 8 +: Bytes * 8] <= beat_data_i;
-          if (f_beat_q == 2'd0) off_q[s * LaneBits +: LaneBits] <= beat_lo_i[LaneBits-1:0];
+          if (f_beat_q == {BeatBits{1'b0}}) off_q[s * LaneBits +: LaneBits] <= beat_lo_i[LaneBits-1:0];
         end
-      f_beat_q <= last_beat ? 2'd0 : f_beat_q + 2'd1;
+      f_beat_q <= last_beat ? {BeatBits{1'b0}} : f_beat_q + 1'b1;
       if (last_beat && !beat_error_i) begin
         if (f_last_seg) begin
           if (f_bank_q) meta_q[MetaBits +: MetaBits] <= f_meta;
@@ -510,7 +516,7 @@ module tpu_dma_in #(
     end
     if (take) begin
       f_seg_q  <= 6'd0;
-      f_beat_q <= 2'd0;
+      f_beat_q <= {BeatBits{1'b0}};
       f_row_q  <= 17'd0;
     end
   end
@@ -521,14 +527,14 @@ module tpu_dma_in #(
       f_bank_q <= 1'b0;
       e_bank_q <= 1'b0;
       e_row_q  <= {GBits{1'b0}};
-      e_off_q  <= 8'd0;
+      e_off_q  <= {GBits{1'b0}};
     end else begin
       if (f_group) full_q[f_bank_q] <= 1'b1;
       if (e_go && e_group_end) full_q[e_bank_q] <= 1'b0;
       if (f_group) f_bank_q <= !f_bank_q;
       if (e_go) begin
         e_row_q <= e_group_end ? {GBits{1'b0}} : e_row_q + 1'b1;
-        e_off_q <= e_group_end ? 8'd0 : e_off_q + e_stride;
+        e_off_q <= e_group_end ? {GBits{1'b0}} : e_off_q + e_stride;
         if (e_group_end) e_bank_q <= !e_bank_q;
       end
     end
@@ -562,7 +568,7 @@ module tpu_dma_in #(
   assign read_bytes_o = (e_go ? row_bytes : 7'd0) + (good_last && !win ? span_len : 7'd0);
   assign tile_o       = pr_done && pr_last_q;
 
-  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, f_ub, beat_bytes, rq_in_q, hd_count, rq_mstride[15:12], stride[15:8]};
+  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, f_ub, beat_bytes, rq_in_q, hd_count, rq_mstride[15:12], stride};
 endmodule
 
 `default_nettype wire

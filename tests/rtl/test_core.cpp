@@ -348,7 +348,7 @@ TEST_CASE("short rhm instructions stream their rows back to back", "[rtl][core][
 
 TEMPLATE_TEST_CASE("gathered rhm rows equal the model's under any memory timing", "[rtl][core][gather]", Vcore_n4,
                    Vcore_n16) {
-  // rhm of up to 4 segments with strides around the window gather's limit (2 bus words
+  // rhm of up to 4 segments with strides around the window gather's limit (4 bus words
   // + 1 byte per segment and group), from every alignment, each row written back by a
   // whm: all of device memory is compared with the model's.
   const Config cfg = core_config<TestType>();
@@ -365,7 +365,7 @@ TEMPLATE_TEST_CASE("gathered rhm rows equal the model's under any memory timing"
       rhm.op = Opcode::RHM, rhm.ub = 64 * (i % 4), rhm.rows = pick(1, 40);
       rhm.seglen = pick(1, n);
       rhm.segs = std::min(pick(1, int(cfg.gather_segs) + 1), n / int(rhm.seglen));
-      rhm.stride = pick(0, 2 * bus + 2), rhm.segstride = pick(0, 3) == 0 ? 0 : pick(1, 300);
+      rhm.stride = pick(0, 4 * bus + 2), rhm.segstride = pick(0, 3) == 0 ? 0 : pick(1, 300);
       rhm.addr = 0x4000 + pick(0, 2 * bus);
       whm.op = Opcode::WHM, whm.ub = rhm.ub, whm.rows = rhm.rows, whm.stride = n, whm.len = n;
       whm.addr = 0x8000 + 0x400 * i;
@@ -389,7 +389,7 @@ TEMPLATE_TEST_CASE("gathered rhm rows equal the model's under any memory timing"
 TEST_CASE("a gathered rhm of three segments streams a row per cycle", "[rtl][core][timing][gather]") {
   // The rows of a 3x3 convolution's windows over an RGB image 34 pixels wide: 3
   // segments of 5 bytes, one image row apart, 3 bytes (a pixel) between rows. Four rhm of
-  // 64 rows: the window gather reads each segment's group of 9 rows as one span of 29
+  // 64 rows: the window gather reads each segment's group of 17 rows as one span of 53
   // bytes and cuts one row per cycle from it, so the four take about 4 * 64 cycles after
   // the first rows are in; a span per segment and row (the gather off) would take three
   // cycles per row.
