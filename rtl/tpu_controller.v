@@ -16,8 +16,8 @@
 // written past an instruction that may still fault; younger instructions issue
 // meanwhile. Chaining: an `act` issues past the older `mmc`s whose sums it reads and a
 // `whm` past the older `act`s whose rows it writes out; the readers then wait row by
-// row (two tpu_chain_track, answering the activation and DMA-out units). `sync` and `halt` wait for every older
-// instruction; `nop` retires at once.
+// row (two tpu_chain_track, answering the activation and DMA-out units). `sync` and
+// `halt` wait for every older instruction; `nop` retires at once.
 //
 // Errors: a checked instruction that fails, or a fault a unit reports at run time,
 // stops issue. Older instructions still in flight complete (younger ones are dropped
@@ -374,10 +374,10 @@ module tpu_controller #(
 
   // Each whm's fence: the DMA-in and activation instructions in flight when it issued
   // (all older than it), each forgotten as it retires (an activation: once past its
-  // parameter check, the only place it can fault; checked_q remembers that per slot). Only older instructions: they
-  // never wait for younger ones, so a held whm cannot deadlock the pipeline. When one of
-  // them faults, its retirement and err_valid_o arrive together and the DMA-out unit
-  // drops the whm as younger than the fault.
+  // parameter check, the only place it can fault; checked_q remembers that per slot).
+  // Only older instructions: they never wait for younger ones, so a held whm cannot
+  // deadlock the pipeline. When one of them faults, its retirement and err_valid_o
+  // arrive together and the DMA-out unit drops the whm as younger than the fault.
   wire [Slots-1:0] fenced;   // per slot: its whm still waits for an older instruction
   reg  [Slots-1:0] checked_q;
   wire [Slots-1:0] taken = issue ? {{(Slots - 1){1'b0}}, 1'b1} << sb_slot : {Slots{1'b0}};
