@@ -380,7 +380,8 @@ module tpu_controller #(
   // arrive together and the DMA-out unit drops the whm as younger than the fault.
   wire [Slots-1:0] fenced;   // per slot: its whm still waits for an older instruction
   reg  [Slots-1:0] checked_q;
-  wire [Slots-1:0] taken = issue ? {{(Slots - 1){1'b0}}, 1'b1} << sb_slot : {Slots{1'b0}};
+  wire [Slots-1:0] taken;    // the slot an instruction takes this cycle
+  tpu_slot_mask #(.Slots(Slots)) u_taken (.valid_i(issue), .slot_i(sb_slot), .mask_o(taken));
   wire [Slots-1:0] done  = retire_i | act_checked_i;   // no fault from these any more
   always @(posedge clk_i) begin
     if (!rst_ni) checked_q <= {Slots{1'b0}};

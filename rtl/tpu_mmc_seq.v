@@ -168,8 +168,7 @@ module tpu_mmc_seq #(
   // accumulators' memory one cycle after the write (their read-modify-write), and an
   // act that follows this mmc row by row reads it no earlier (accw_*_o below).
   wire [Slots-1:0] retire_done, retire_taken, retire_dropped;
-  reg              last_q;
-  reg [SlotBits-1:0] last_slot_q;
+  reg                last_q;       // the row written last cycle was an instruction's last
   reg                accw_valid_q;
   reg [SlotBits-1:0] accw_slot_q;
   reg [AccBits-1:0]  accw_addr_q;
@@ -181,12 +180,11 @@ module tpu_mmc_seq #(
       last_q       <= tag_valid && tag_last;
       accw_valid_q <= tag_valid;
     end
-    last_slot_q <= tag_slot;
     accw_slot_q <= tag_slot;
     accw_addr_q <= tag_out[SlotBits+1 +: AccBits];
   end
   tpu_slot_mask #(.Slots(Slots)) u_retire_done (
-      .valid_i(last_q), .slot_i(last_slot_q), .mask_o(retire_done));
+      .valid_i(last_q), .slot_i(accw_slot_q), .mask_o(retire_done));
   tpu_slot_mask #(.Slots(Slots)) u_retire_taken (
       .valid_i(take && younger), .slot_i(q_slot_i), .mask_o(retire_taken));
   tpu_slot_mask #(.Slots(Slots)) u_retire_dropped (

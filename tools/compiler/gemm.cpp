@@ -97,8 +97,8 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
     return "mmc ub=" + num(ub_a(c) + kt * chunk + r0) + ", rows=" + num(rows) + ", acc=" + num(acc + r0) +
            (sw ? ", switch" : "") + (kt ? ", accumulate" : "");
   };
-  auto mmc = [&](int c, int kt, int r0, int rows, int acc, bool sw, int tile) {
-    body.mmc(mmc_line(c, kt, r0, rows, acc, sw), sw ? tile : -1);
+  auto mmc = [&](int c, int kt, int rows, int acc, bool sw, int tile) {  // all rows of chunk c
+    body.mmc(mmc_line(c, kt, 0, rows, acc, sw), sw ? tile : -1);
   };
   // The parameter blocks load once the first A tiles are on their way, before the
   // first act.
@@ -109,13 +109,13 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
   };
   // A column tile's act and whm follow its last multiply in the program: they issue at
   // once and work row by row behind it (chaining), so they hold up nothing behind them.
-  auto finish = [&](int c, int nt, int acc, int r0, int rows) {  // act and whm of rows [r0, r0 + rows)
-    const long m0 = long(c) * chunk + r0;
-    const int ub = ub_c + nt * chunk + r0;
+  auto finish = [&](int c, int nt, int acc, int rows) {  // act and whm of chunk c, column tile nt
+    const long m0 = long(c) * chunk;
+    const int ub = ub_c + nt * chunk;
     load_params();
-    body.line("act acc=" + num(acc + r0) + ", ub=" + num(ub) + ", rows=" + num(rows) + ", params=" + num(9 * nt));
+    body.line("act acc=" + num(acc) + ", ub=" + num(ub) + ", rows=" + num(rows) + ", params=" + num(9 * nt));
     body.line("whm ub=" + num(ub) + ", rows=" + num(rows) + ", addr=c+" + num(m0 * n + nt * T) +
-                      ", stride=" + num(n) + ", len=" + num(std::min(T, n - nt * T)));
+              ", stride=" + num(n) + ", len=" + num(std::min(T, n - nt * T)));
   };
 
   // The first multiply starts on the first N rows of A: its weight tile and those rows
@@ -148,11 +148,11 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
           for (int r0 = 0; r0 < rows; r0 += lead)
             body.mmc(mmc_line(0, 0, r0, std::min(lead, rows - r0), acc_of(nt), r0 == 0));
         } else {
-          mmc(c, 0, 0, rows, acc_of(nt), true, w);
+          mmc(c, 0, rows, acc_of(nt), true, w);
         }
         if (kt_count == 1) {
           load_ahead();
-          finish(c, nt, acc_of(nt), 0, rows);
+          finish(c, nt, acc_of(nt), rows);
         }
       }
       if (c == 0 && g == 0) {
@@ -164,9 +164,9 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
       // splitting into shorter pieces: its act and whm follow the last multiply row by
       // row, chained, docs/architecture.md.)
       for (int nt = nt0; nt < nt1; ++nt) {
-        for (int kt = 1; kt < kt_count; ++kt) mmc(c, kt, 0, rows, acc_of(nt), true, weight(kt, nt));
+        for (int kt = 1; kt < kt_count; ++kt) mmc(c, kt, rows, acc_of(nt), true, weight(kt, nt));
         load_ahead();
-        finish(c, nt, acc_of(nt), 0, rows);
+        finish(c, nt, acc_of(nt), rows);
       }
     }
     while (ahead && next_load < kt_count) load_ahead();
