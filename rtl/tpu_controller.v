@@ -9,7 +9,7 @@
 // order). A unit instruction issues when the scoreboard finds no RAW, WAR or
 // WAW clash with another unit's in-flight instruction and its queue has room. An `rhm`
 // or `rw` waits until older `whm`s whose bytes it may read are done, so that it reads
-// what they wrote (the in-flight `whm`s are tracked as one byte range, their union).
+// what they wrote (tpu_whm_ranges: the byte range of each `whm` in flight).
 // A `whm` issues without waiting for older `rhm`, `rw` and `act`, but the DMA-out unit
 // holds it (`whm_hold_o`) until those that were in flight when it issued (its fence)
 // have retired (an `act`: passed its parameter check), so device memory is never
@@ -137,9 +137,6 @@ module tpu_controller #(
   wire [4*(AddrBits+1)-1:0] hi;
   wire [31:0]               mem_lo;
   wire [32:0]               mem_hi;
-  reg                       whm_any_q;    // whm ranges below are in flight
-  reg  [31:0]               whm_lo_q;
-  reg  [32:0]               whm_hi_q;
   // Decode: two stages. The fetch buffer's head goes into the decoder's own register
   // (P: its products and device-memory room), and from there, decoded, into the decode
   // register (D), from which issue works; each stage is a cycle of carry chains.
@@ -211,10 +208,9 @@ module tpu_controller #(
   wire [SlotBits-1:0] sb_slot;
   wire [Slots-1:0] sb_may_fault;
   // Device-memory order: an rhm or rw waits until older whm writes to bytes it reads
-  // have landed. The whm ranges in flight are kept as their union, forgotten when the
-  // DMA-out unit is idle. (A whm's own wait for older instructions is its fence, below.)
-  wire        whm_clear = unit_idle_i[3];
-  wire        overlap   = whm_any_q && !whm_clear && {1'b0, mem_lo} < whm_hi_q && mem_hi > {1'b0, whm_lo_q};
+  // have landed (tpu_whm_ranges: each whm's range until it retires). (A whm's own wait
+  // for older instructions is its fence, below.)
+  wire        overlap;
   wire order_ok  = (op == TPU_OP_RHM || op == TPU_OP_RW) ? !overlap : 1'b1;
   wire cand      = head && !bad && is_unit;
   wire issue     = cand && sb_ready && q_ready_i[unit] && order_ok;
@@ -358,19 +354,11 @@ module tpu_controller #(
     end
   end
 
-  // The union of the device-memory ranges of the whm in flight.
   wire whm_issue = issue && op == TPU_OP_WHM;
-  always @(posedge clk_i) begin
-    if (!rst_ni) begin
-      whm_any_q <= 1'b0;
-    end else if (whm_issue) begin
-      whm_any_q <= 1'b1;
-      whm_lo_q  <= (whm_any_q && !whm_clear && whm_lo_q < mem_lo) ? whm_lo_q : mem_lo;
-      whm_hi_q  <= (whm_any_q && !whm_clear && whm_hi_q > mem_hi) ? whm_hi_q : mem_hi;
-    end else if (whm_clear) begin
-      whm_any_q <= 1'b0;
-    end
-  end
+  tpu_whm_ranges #(.Slots(Slots)) u_whm_ranges (
+      .clk_i, .rst_ni, .take_i(whm_issue), .take_slot_i(sb_slot),
+      .take_lo_i(mem_lo), .take_hi_i(mem_hi), .retire_i(retire_i),
+      .chk_lo_i(mem_lo), .chk_hi_i(mem_hi), .overlap_o(overlap));
 
   // Each whm's fence: the DMA-in and activation instructions in flight when it issued
   // (all older than it), each forgotten as it retires (an activation: once past its
