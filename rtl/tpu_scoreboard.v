@@ -8,10 +8,13 @@
 // checked against each other: each unit executes its queue in order. Ranges are
 // half-open [lo, hi); an empty range (hi <= lo) or a disabled one conflicts with none.
 //
-// Two exceptions, chaining (tpu_chain_track): an activation candidate's accumulator
+// Three exceptions. Chaining (tpu_chain_track): an activation candidate's accumulator
 // reads do not wait for a matrix instruction's accumulator writes, nor a DMA-out
 // candidate's UB reads for an activation's UB writes; the reader instead waits row by
-// row until the writer has written the row.
+// row until the writer has written the row. And a DMA-out candidate's UB reads do not
+// wait for a DMA-in instruction's UB writes: the whm's fence (tpu_controller) holds it
+// until every DMA-in instruction in flight at its issue has retired, so it waits in its
+// queue, not at issue where it would hold up every instruction behind it.
 `default_nettype none
 
 module tpu_scoreboard #(
@@ -89,7 +92,8 @@ module tpu_scoreboard #(
       end
       wire chain_acc = cand_unit_i == 2'd2 && unit_q == 2'd1;  // act reading mmc's sums
       wire chain_ub  = cand_unit_i == 2'd3 && unit_q == 2'd2;  // whm reading act's rows
-      wire clash = (overlap[4*UbRd+UbWr] && !chain_ub) || overlap[4*UbWr+UbRd] || overlap[4*UbWr+UbWr] ||
+      wire fence_ub  = cand_unit_i == 2'd3 && unit_q == 2'd0;  // whm reading rhm's rows
+      wire clash = (overlap[4*UbRd+UbWr] && !chain_ub && !fence_ub) || overlap[4*UbWr+UbRd] || overlap[4*UbWr+UbWr] ||
                    (overlap[4*AccRd+AccWr] && !chain_acc) || overlap[4*AccWr+AccRd] ||
                    overlap[4*AccWr+AccWr];
       assign valid[i]    = valid_q;
@@ -111,7 +115,8 @@ module tpu_scoreboard #(
 `ifdef FORMAL
   // The interlock's promise, for every pair of in-flight instructions of different
   // units: no RAW, WAR or WAW overlap, but for the chained pairs (a reads what b
-  // writes: act after mmc on the accumulators, whm after act on the UB). In particular no matrix multiply (unit 1) is in
+  // writes: act after mmc on the accumulators, whm after act on the UB) and a whm after
+  // an rhm (its fence holds it until the rhm has retired). In particular no matrix multiply (unit 1) is in
   // flight reading UB rows that a pending DMA read (unit 0) will still write.
   reg f_past_valid = 1'b0;
   always @(posedge clk_i) f_past_valid <= 1'b1;
@@ -132,7 +137,7 @@ module tpu_scoreboard #(
                 g_slot[fa].unit_q != g_slot[fb].unit_q) begin
               // a's UB reads against b's UB writes, and writes against writes
               assert (!(g_slot[fa].en_q[UbRd] && g_slot[fb].en_q[UbWr] &&
-                        !(g_slot[fa].unit_q == 2'd3 && g_slot[fb].unit_q == 2'd2) &&
+                        !(g_slot[fa].unit_q == 2'd3 && (g_slot[fb].unit_q == 2'd2 || g_slot[fb].unit_q == 2'd0)) &&
                         meets(g_slot[fa].lo_q[AddrBits*UbRd +: AddrBits], g_slot[fa].hi_q[HiBits*UbRd +: HiBits],
                               g_slot[fb].lo_q[AddrBits*UbWr +: AddrBits], g_slot[fb].hi_q[HiBits*UbWr +: HiBits])));
               assert (!(g_slot[fa].en_q[UbWr] && g_slot[fb].en_q[UbWr] &&

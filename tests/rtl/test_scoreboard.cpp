@@ -35,14 +35,15 @@ bool meets(int alo, int ahi, int blo, int bhi) { return alo < bhi && blo < ahi; 
 
 // The rules of docs/architecture.md: RAW, WAR and WAW between different units, except
 // the chained reads (an activation reading a matrix slot's accumulator rows, a DMA-out
-// reading an activation slot's UB rows: those readers wait row by row instead).
+// reading an activation slot's UB rows: those readers wait row by row instead) and a
+// DMA-out reading a DMA-in slot's UB rows (its fence holds it until the DMA-in retired).
 bool conflicts(const Entry& c, const Entry& e) {
   if (!e.valid || e.unit == c.unit) return false;
   const int pairs[][2] = {{UbRd, UbWr}, {UbWr, UbRd}, {UbWr, UbWr},
                           {AccRd, AccWr}, {AccWr, AccRd}, {AccWr, AccWr}};
   for (const auto& p : pairs) {
     if (p[0] == AccRd && p[1] == AccWr && c.unit == 2 && e.unit == 1) continue;
-    if (p[0] == UbRd && p[1] == UbWr && c.unit == 3 && e.unit == 2) continue;
+    if (p[0] == UbRd && p[1] == UbWr && c.unit == 3 && (e.unit == 2 || e.unit == 0)) continue;
     if (c.en[p[0]] && e.en[p[1]] && meets(c.lo[p[0]], c.hi[p[0]], e.lo[p[1]], e.hi[p[1]])) return true;
   }
   return false;
