@@ -49,10 +49,15 @@ module tpu_decode #(
   wire [5:0]  in_rw_rows_m1 = in_transpose ? instr_i[TPU_RW_N_LSB +: 6] : instr_i[TPU_RW_K_LSB +: 6];
   wire [15:0] in_span_rows  = in_op == TPU_OP_RW ? {10'd0, in_rw_rows_m1} : in_rows_m1;
   wire [31:0] in_row_span = in_span_rows * in_stride;
-  wire [21:0] in_seg_span = instr_i[TPU_RHM_SEGS_LSB +: 6] * instr_i[TPU_RHM_SEGSTRIDE_LSB +: 16];
+  // rhm: segs - 1 segment strides; whm: groups - 1 group strides (the counts share bits)
+  wire [15:0] in_segstride = in_op == TPU_OP_WHM ? instr_i[TPU_WHM_GSTRIDE_LSB +: 16]
+                                                 : instr_i[TPU_RHM_SEGSTRIDE_LSB +: 16];
+  wire [21:0] in_seg_span = instr_i[TPU_RHM_SEGS_LSB +: 6] * in_segstride;
   wire [16:0] in_rows     = {1'b0, in_rows_m1} + 17'd1;
-  wire [4:0]  in_pool     = {1'b0, instr_i[TPU_ACT_POOL_LSB +: TPU_ACT_POOL_W]} + 5'd1;
-  wire [21:0] in_act_rows = in_rows * in_pool;  // at most 2^16 * 16
+  // act: its accumulator rows (rows * pool); whm: its UB rows (rows * groups)
+  wire [6:0]  in_times    = in_op == TPU_OP_WHM ? {1'b0, instr_i[TPU_WHM_GROUPS_LSB +: TPU_WHM_GROUPS_W]} + 7'd1
+                                                : {3'd0, instr_i[TPU_ACT_POOL_LSB +: TPU_ACT_POOL_W]} + 7'd1;
+  wire [23:0] in_rows_x = in_rows * in_times;  // at most 2^16 * 64
   wire [6:0]  in_seglen   = {1'b0, instr_i[TPU_RHM_SEGLEN_LSB +: 6]} + 7'd1;
   wire [6:0]  in_segs     = {1'b0, instr_i[TPU_RHM_SEGS_LSB +: 6]} + 7'd1;
   wire [13:0] in_seg_row  = in_seglen * in_segs;
@@ -75,23 +80,24 @@ module tpu_decode #(
   // ---- the register between the halves (or wires) ------------------------------------
   wire [127:0] instr_r;
   wire [31:0]  row_span_r;
-  wire [21:0]  seg_span_r, act_rows_r;
+  wire [21:0]  seg_span_r;
+  wire [23:0]  rows_x_r;
   wire [13:0]  seg_row_r;
   wire [32:0]  addr_tail_r;
   wire [34:0]  room_r;
   wire [35:0]  tile_span_r;
   wire [19:0]  ub_more_r, acc_more_r;
-  localparam integer HalfBits = 128 + 32 + 22 + 22 + 14 + 33 + 35 + 36 + 20 + 20;
-  wire [HalfBits-1:0] half = {instr_i, in_row_span, in_seg_span, in_act_rows, in_seg_row,
+  localparam integer HalfBits = 128 + 32 + 22 + 24 + 14 + 33 + 35 + 36 + 20 + 20;
+  wire [HalfBits-1:0] half = {instr_i, in_row_span, in_seg_span, in_rows_x, in_seg_row,
                               in_addr_tail, in_room, in_tile_span, in_ub_more, in_acc_more};
   generate
     if (Registered != 0) begin : g_reg
       reg [HalfBits-1:0] half_q;
       always @(posedge clk_i) if (take_i) half_q <= half;
-      assign {instr_r, row_span_r, seg_span_r, act_rows_r, seg_row_r, addr_tail_r, room_r,
+      assign {instr_r, row_span_r, seg_span_r, rows_x_r, seg_row_r, addr_tail_r, room_r,
               tile_span_r, ub_more_r, acc_more_r} = half_q;
     end else begin : g_comb
-      assign {instr_r, row_span_r, seg_span_r, act_rows_r, seg_row_r, addr_tail_r, room_r,
+      assign {instr_r, row_span_r, seg_span_r, rows_x_r, seg_row_r, addr_tail_r, room_r,
               tile_span_r, ub_more_r, acc_more_r} = half;
       wire unused_clk = ^{clk_i, take_i};
     end
@@ -114,15 +120,15 @@ module tpu_decode #(
   wire [36:0] n        = {31'd0, instr_r[TPU_RW_N_LSB +: TPU_RW_N_W]} + 37'd1;
   wire [36:0] params   = {21'd0, instr_r[TPU_ACT_PARAMS_LSB +: TPU_ACT_PARAMS_W]};
 
-  // Device memory: [addr, addr + span + tail), span = row_span (+ seg_span for rhm, +
-  // the tiles before the last for rw).
-  wire [36:0] span     = {5'd0, row_span_r} + (op == TPU_OP_RHM ? {15'd0, seg_span_r} :
+  // Device memory: [addr, addr + span + tail), span = row_span (+ seg_span for rhm and
+  // whm: the segments or groups before the last; + the tiles before the last for rw).
+  wire [36:0] span     = {5'd0, row_span_r} + (op == TPU_OP_RHM || op == TPU_OP_WHM ? {15'd0, seg_span_r} :
                                                op == TPU_OP_RW  ? {1'b0, tile_span_r} : 37'd0);
   wire        dram_out = room_r[34] || span > {2'd0, room_r};
   wire [37:0] mem_end  = {5'd0, addr_tail_r} + {1'b0, span};
   assign mem_lo_o = instr_r[TPU_RHM_ADDR_LSB +: 32];
   assign mem_hi_o = mem_end[32:0];   // (a legal instruction's end is at most Dram)
-  wire [36:0] act_acc_rows = {15'd0, act_rows_r};
+  wire [36:0] rows_x       = {13'd0, rows_x_r};   // act: accumulator rows; whm: UB rows
   wire [36:0] seg_row      = {23'd0, seg_row_r};
   wire        unused_end   = ^mem_end[37:33];
 
@@ -139,7 +145,8 @@ module tpu_decode #(
   wire [36:0] ub_end     = ub + rows;
   wire [36:0] acc_end    = acc + rows;
   wire [36:0] params_end = params + 37'd9;
-  wire [36:0] act_end    = acc + act_acc_rows;
+  wire [36:0] act_end    = acc + rows_x;
+  wire [36:0] whm_end    = ub + rows_x;
   wire [36:0] ub_all_end  = ub_end + {17'd0, ub_more_r};    // mmc: the last tile's rows
   wire [36:0] acc_all_end = acc_end + {17'd0, acc_more_r};
 
@@ -165,12 +172,12 @@ module tpu_decode #(
         hi_o[HiBits*UbWr +: HiBits]     = ub_end[HiBits-1:0];
       end
       TPU_OP_WHM: begin
-        error_o = first_error(|(instr_r & TPU_WHM_RESERVED) || len > N, ub_end > Ub, 1'b0,
+        error_o = first_error(|(instr_r & TPU_WHM_RESERVED) || len > N, whm_end > Ub, 1'b0,
                               dram_out);
         unit_o = 2'd3;
         en_o[UbRd] = 1'b1;
         lo_o[AddrBits*UbRd +: AddrBits] = ub[AddrBits-1:0];
-        hi_o[HiBits*UbRd +: HiBits]     = ub_end[HiBits-1:0];
+        hi_o[HiBits*UbRd +: HiBits]     = whm_end[HiBits-1:0];
       end
       TPU_OP_RW: begin
         error_o = first_error(|(instr_r & TPU_RW_RESERVED) || k > N || n > N, 1'b0, 1'b0,

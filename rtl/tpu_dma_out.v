@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // DMA-out sequencer: executes `whm` from its queue. For each row: read the unified-
 // buffer row and hand its first len bytes to the write engine (tpu_axi_write) for
-// addr + r*stride, a row per cycle when the buffer's port B and the bus allow; the
+// addr + g*gstride + r*stride (row r of group g), a row per cycle when the buffer's
+// port B and the bus allow; the
 // rows' writes are in flight together, and the instruction retires when every row's
 // response is in. A row answered with a bus error does not stop the
 // others: the instruction writes all its bytes outside error ranges, then ends with
@@ -62,11 +63,16 @@ module tpu_dma_out #(
   reg  [31:0]         pc_q;
   reg  [SlotBits-1:0] slot_q;
   reg                 fault_q;
-  reg  [15:0]         left_q;    // rows still to read, minus one
+  reg  [15:0]         left_q;    // rows of the group still to read, minus one
+  reg  [5:0]          groups_q;  // groups after this one
   reg  [UbBits-1:0]   ub_q;      // the next row to read
   reg  [31:0]         addr_q;    // and its device address
+  reg  [31:0]         group_q;   // the device address of its group's row 0
 
   wire [15:0] stride  = in_q[TPU_WHM_STRIDE_LSB +: 16];
+  wire [15:0] gstride = in_q[TPU_WHM_GSTRIDE_LSB +: 16];
+  wire [15:0] rows_m1 = in_q[TPU_WHM_ROWS_LSB +: 16];
+  wire [31:0] next_group = group_q + {16'd0, gstride};
   wire [6:0]  len     = {1'b0, in_q[TPU_WHM_LEN_LSB +: 6]} + 7'd1;   // <= N (decode)
 
   wire take     = state_q == StIdle && q_valid_i && !hold_i;
@@ -100,7 +106,7 @@ module tpu_dma_out #(
       rd_q <= read;
       case (state_q)
         StIdle:   if (take) state_q <= younger ? StRetire : StRun;
-        StRun:    if (read && left_q == 16'd0) state_q <= StDrain;
+        StRun:    if (read && left_q == 16'd0 && groups_q == 6'd0) state_q <= StDrain;
         StDrain:  if (empty && pend_next == 17'd0) state_q <= StRetire;
         StRetire: state_q <= StIdle;
         default:  state_q <= StIdle;
@@ -119,16 +125,25 @@ module tpu_dma_out #(
       pc_q    <= q_pc_i;
       slot_q  <= q_slot_i;
       fault_q <= 1'b0;
-      left_q  <= q_instr_i[TPU_WHM_ROWS_LSB +: 16];
-      ub_q    <= q_instr_i[TPU_WHM_UB_LSB +: UbBits];   // decode checked the range
-      addr_q  <= q_instr_i[TPU_WHM_ADDR_LSB +: 32];
+      left_q   <= q_instr_i[TPU_WHM_ROWS_LSB +: 16];
+      groups_q <= q_instr_i[TPU_WHM_GROUPS_LSB +: 6];
+      ub_q     <= q_instr_i[TPU_WHM_UB_LSB +: UbBits];   // decode checked the range
+      addr_q   <= q_instr_i[TPU_WHM_ADDR_LSB +: 32];
+      group_q  <= q_instr_i[TPU_WHM_ADDR_LSB +: 32];
     end
     if (rsp && rsp_error_i) fault_q <= 1'b1;
     if (read) begin
-      left_q    <= left_q - 16'd1;
       ub_q      <= ub_q + 1'b1;
-      addr_q    <= addr_q + {16'd0, stride};
       rd_addr_q <= addr_q;
+      if (left_q == 16'd0) begin   // the group's last row: the next group's first
+        left_q   <= rows_m1;
+        groups_q <= groups_q - 6'd1;
+        addr_q   <= next_group;
+        group_q  <= next_group;
+      end else begin
+        left_q <= left_q - 16'd1;
+        addr_q <= addr_q + {16'd0, stride};
+      end
     end
   end
 

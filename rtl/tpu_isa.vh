@@ -46,7 +46,7 @@ localparam integer TPU_RHM_SEGS_W = 6;
 localparam integer TPU_RHM_SEGS_BIAS = 1;
 
 // whm: write unified-buffer rows to host (device) memory
-localparam [127:0] TPU_WHM_RESERVED = 128'hffffffc000000000000000000000fff0;
+localparam [127:0] TPU_WHM_RESERVED = 128'hf000000000000000000000000000fff0;
 localparam integer TPU_WHM_UB_LSB = 16;
 localparam integer TPU_WHM_UB_W = 16;
 localparam integer TPU_WHM_ROWS_LSB = 32;
@@ -59,6 +59,11 @@ localparam integer TPU_WHM_STRIDE_W = 16;
 localparam integer TPU_WHM_LEN_LSB = 96;
 localparam integer TPU_WHM_LEN_W = 6;
 localparam integer TPU_WHM_LEN_BIAS = 1;
+localparam integer TPU_WHM_GSTRIDE_LSB = 102;
+localparam integer TPU_WHM_GSTRIDE_W = 16;
+localparam integer TPU_WHM_GROUPS_LSB = 118;
+localparam integer TPU_WHM_GROUPS_W = 6;
+localparam integer TPU_WHM_GROUPS_BIAS = 1;
 
 // rw: read weight tiles from device memory into the weight FIFO
 localparam [127:0] TPU_RW_RESERVED = 128'hffff000000000000000000000000ffe0;

@@ -189,6 +189,8 @@ module tpu_small_core #(
   wire [5:0]  f_seglen_m1 = instr_q[TPU_RHM_SEGLEN_LSB +: 6];
   wire [5:0]  f_segs_m1 = instr_q[TPU_RHM_SEGS_LSB +: 6];
   wire [5:0]  f_len_m1  = instr_q[TPU_WHM_LEN_LSB +: 6];
+  wire [5:0]  f_groups_m1 = instr_q[TPU_WHM_GROUPS_LSB +: 6];
+  wire [15:0] f_gstride = instr_q[TPU_WHM_GSTRIDE_LSB +: 16];
   wire [5:0]  f_k_m1    = instr_q[TPU_RW_K_LSB +: 6];
   wire [5:0]  f_n_m1    = instr_q[TPU_RW_N_LSB +: 6];
   wire [15:0] f_params  = instr_q[TPU_ACT_PARAMS_LSB +: 16];
@@ -350,13 +352,14 @@ module tpu_small_core #(
     // that met a bus error on the way faults instead.
     case (st_q)
       SRhmWr:   retire = last_row;
-      SWhmWr:   retire = bus_done && j_q == f_len_m1 && last_row && !sticky_err_q && !bus_err;
+      SWhmWr:   retire = bus_done && j_q == f_len_m1 && last_row && f_groups_m1 == 6'd0 && !sticky_err_q && !bus_err;
       SRw:      retire = !fault && (!rw_read || bus_done) && i_q == n_m1 && j_q == n_m1;
       SMmcAccW: retire = i_q == n_m1 && last_row;
       SActWr:   retire = last_row;
       default: ;
     endcase
-    if (st_q == SWhmWr && bus_done && j_q == f_len_m1 && last_row && (sticky_err_q || bus_err)) begin
+    if (st_q == SWhmWr && bus_done && j_q == f_len_m1 && last_row && f_groups_m1 == 6'd0 &&
+        (sticky_err_q || bus_err)) begin
       fault = 1'b1;
       fault_code = TPU_ERR_BUS_ERROR;
     end
@@ -510,7 +513,15 @@ module tpu_small_core #(
       end
       SWhmWr: if (bus_done) begin
         if (bus_err) sticky_err_q <= 1'b1;
-        if (j_q == f_len_m1) begin
+        if (j_q == f_len_m1 && last_row && f_groups_m1 != 6'd0) begin
+          // the next group: the register holds it as a whm of one group fewer
+          r_q <= 16'd0;
+          instr_q[TPU_WHM_GROUPS_LSB +: 6] <= f_groups_m1 - 6'd1;
+          instr_q[TPU_WHM_UB_LSB +: 16]    <= f_ub + f_rows_m1 + 16'd1;
+          instr_q[TPU_WHM_ADDR_LSB +: 32]  <= f_addr + {16'd0, f_gstride};
+          row_addr_q <= f_addr + {16'd0, f_gstride};
+          seg_addr_q <= f_addr + {16'd0, f_gstride};
+        end else if (j_q == f_len_m1) begin
           r_q        <= r_q + 16'd1;
           row_addr_q <= row_addr_q + {16'd0, f_stride};
           seg_addr_q <= row_addr_q + {16'd0, f_stride};

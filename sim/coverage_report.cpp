@@ -81,7 +81,7 @@ void FunctionalCoverage::ensure_bins() {
   if (!bins_.empty()) return;
   for (const char* b : {"nop", "sync", "halt", "rhm", "rhm segs>1", "whm", "rw", "rw transpose",
                         "mmc", "mmc switch", "mmc accumulate", "mmc switch accumulate",
-                        "act", "act relu", "act pool>1", "act relu pool>1", "rw tiles>1", "mmc tiles>1"})
+                        "act", "act relu", "act pool>1", "act relu pool>1", "rw tiles>1", "mmc tiles>1", "whm groups>1"})
     bins_[std::string("opcode: ") + b] = 0;
   bins_["error: WEIGHT_FIFO or BUS_ERROR in an instruction of several tiles"] = 0;
   for (int e = 1; e <= 7; ++e) bins_[std::string("error: ") + error_name(ErrorCode(e))] = 0;
@@ -108,7 +108,7 @@ void FunctionalCoverage::add(const RandomProgram& p, const DiffResult& d) {
       case Opcode::SYNC: hit("opcode: sync"); break;
       case Opcode::HALT: hit("opcode: halt"); break;
       case Opcode::RHM: hit(in.segs > 1 ? "opcode: rhm segs>1" : "opcode: rhm"); break;
-      case Opcode::WHM: hit("opcode: whm"); break;
+      case Opcode::WHM: hit(in.groups > 1 ? "opcode: whm groups>1" : "opcode: whm"); break;
       case Opcode::RW: hit(in.transpose ? "opcode: rw transpose" : "opcode: rw"); break;
       case Opcode::MMC:
         hit(std::string("opcode: mmc") + (in.sw ? " switch" : "") + (in.accumulate ? " accumulate" : ""));

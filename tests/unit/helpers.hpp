@@ -62,6 +62,13 @@ inline Instr whm(int64_t ub, int64_t rows, int64_t addr, int64_t stride, int64_t
   in.ub = ub, in.rows = rows, in.addr = addr, in.stride = stride, in.len = len;
   return in;
 }
+// a whm of `groups` groups of `rows` rows, group g at addr + g * gstride
+inline Instr whm_groups(int64_t ub, int64_t rows, int64_t addr, int64_t stride, int64_t len, int64_t groups,
+                        int64_t gstride) {
+  Instr in = whm(ub, rows, addr, stride, len);
+  in.groups = groups, in.gstride = gstride;
+  return in;
+}
 inline Instr rw(int64_t addr, int64_t stride, int64_t k, int64_t n, bool transpose = false) {
   Instr in = op(Opcode::RW);
   in.addr = addr, in.stride = stride, in.k = k, in.n = n, in.transpose = transpose;

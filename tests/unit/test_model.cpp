@@ -123,6 +123,23 @@ TEST_CASE("rhm gathers segments and zero-fills; whm writes len bytes per row", "
   CHECK(r.model.counters().dram_write_bytes == 24u);
 }
 
+TEST_CASE("whm groups: group g's rows from UB row ub + g*rows to addr + g*gstride", "[model]") {
+  const Config cfg = config_n(8);
+  std::vector<uint8_t> data(48);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i + 1);
+  // UB rows 10..15 hold bytes 1..48, 8 a row; 3 groups of 2 rows, 3 bytes of each row,
+  // rows 8 bytes apart and groups 32: row (g, r) is UB row 10 + 2g + r at 0x2000 + 32g + 8r.
+  const std::vector<Instr> prog = {rhm(10, 6, 0x1000, 8, 8), whm_groups(10, 2, 0x2000, 8, 3, 3, 32), halt()};
+  Run r(cfg);
+  REQUIRE(r.go(make_image(cfg, prog, 0x1000, data)).state == RunState::Done);
+  std::vector<int8_t> want(96, 0);
+  for (int g = 0; g < 3; ++g)
+    for (int row = 0; row < 2; ++row)
+      for (int i = 0; i < 3; ++i) want[size_t(32 * g + 8 * row + i)] = int8_t((2 * g + row) * 8 + i + 1);
+  CHECK(read_i8(r.model, 0x2000, 96) == want);
+  CHECK(r.model.counters().dram_write_bytes == 18u);
+}
+
 TEST_CASE("rw transpose reads the tile's columns as memory rows", "[model]") {
   const Config cfg = config_n(4);
   // W (k=3 x n=2) = [[1,2],[3,4],[5,6]]; stored plain (stride 2) and transposed (stride 3).
@@ -255,6 +272,10 @@ TEST_CASE("every architectural error stops the model with its code and the fault
       {"act pooled planes past the accumulators", {w(act(0, 0, 200, 0, 0, false, 3))}, ErrorCode::AccRange, 0x0, {}},
       {"ub and acc both out of range: smaller code", {w(mmc(2000, 1, 9999, false, false))}, ErrorCode::UbRange, 0x0, {}},
       {"whm past device memory", {w(whm(0, 2, 0x3fff8, 8, 8))}, ErrorCode::DramRange, 0x0, {}},
+      // (rows * groups UB rows; the last group's bytes)
+      {"whm groups past the unified buffer", {w(whm_groups(1000, 10, 0x1000, 8, 8, 3, 80))}, ErrorCode::UbRange, 0x0, {}},
+      {"whm's last group past device memory", {w(whm_groups(0, 1, 0x30000, 8, 8, 3, 0x8000))}, ErrorCode::DramRange,
+       0x0, {}},
       {"rhm stride past device memory", {w(rhm(0, 5, 0x1000, 0xffff, 8))}, ErrorCode::DramRange, 0x0, {}},
       {"rw transpose past device memory", {w(rw(0x3fff0, 64, 8, 8, true))}, ErrorCode::DramRange, 0x0, {}},
       // transpose reads n memory rows of k bytes: 8 rows of 2 here, past the end ...
@@ -371,6 +392,21 @@ TEST_CASE("a whm whose first row faults still writes the rows after it", "[model
       cfg, {rhm(0, 2, 0x1000, 4, 4), whm(0, 2, 0x2000, 8, 4), halt()}, 0x1000, rows));
   CHECK(st.error == ErrorCode::BusError);
   const std::vector<uint8_t> expect = {0, 0, 0, 0, 0, 0, 0, 0, 5, 6, 7, 8};
+  CHECK(std::equal(expect.begin(), expect.end(), r.model.dram().begin() + 0x2000));
+}
+
+TEST_CASE("a whm of several groups that meets a bus error writes every other byte of them", "[model][errors]") {
+  const Config cfg = config_n(4);
+  Run r(cfg);
+  r.model.set_bus_errors({{0x2010, 0x2011}});  // the first byte of the second group
+  const std::vector<uint8_t> rows = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  const Status st = r.go(make_image(
+      cfg, {rhm(0, 3, 0x1000, 4, 4), whm_groups(0, 1, 0x2000, 4, 4, 3, 16), halt()}, 0x1000, rows));
+  CHECK(st.error == ErrorCode::BusError);
+  CHECK(st.pc == 0x10);
+  // groups 0 and 2 whole, group 1 without its faulting byte
+  const std::vector<uint8_t> expect = {1, 2, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 7, 8,
+                                       0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 10, 11, 12};
   CHECK(std::equal(expect.begin(), expect.end(), r.model.dram().begin() + 0x2000));
 }
 

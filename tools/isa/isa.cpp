@@ -11,7 +11,7 @@ bool Instr::operator==(const Instr& o) const {
   return op == o.op && ub == o.ub && rows == o.rows && addr == o.addr && stride == o.stride &&
          segstride == o.segstride && seglen == o.seglen && segs == o.segs && len == o.len &&
          k == o.k && n == o.n && tiles == o.tiles && tstride == o.tstride &&
-         ubstride == o.ubstride && accstride == o.accstride && acc == o.acc && params == o.params && zp == o.zp &&
+         ubstride == o.ubstride && accstride == o.accstride && groups == o.groups && gstride == o.gstride && acc == o.acc && params == o.params && zp == o.zp &&
          pool == o.pool && transpose == o.transpose && accumulate == o.accumulate && sw == o.sw &&
          relu == o.relu;
 }

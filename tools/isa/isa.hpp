@@ -28,6 +28,9 @@ struct Instr {
   // rw and mmc repeat over `tiles` tiles (docs/isa.md): tile t at addr + t*tstride
   // (rw), ub + t*ubstride and acc + t*accstride (mmc). One tile for every other opcode.
   int64_t tiles = 1, tstride = 0, ubstride = 0, accstride = 0;
+  // whm writes `groups` groups of `rows` consecutive UB rows: group g at addr + g*gstride.
+  // One group for every other opcode.
+  int64_t groups = 1, gstride = 0;
   bool operator==(const Instr& o) const;
 };
 

@@ -78,10 +78,12 @@ Legality check_static(const Instr& in, const Config& cfg) {
       c.dram(in.addr, span_end(last_row, in.segs, in.segstride, in.seglen), out);
       return out;
     }
-    case Opcode::WHM:
-      if (!c.lanes("len", in.len, out) || !c.ub("source", in.ub, in.rows, out)) return out;
-      c.dram(in.addr, span_end(in.addr, in.rows, in.stride, in.len), out);
+    case Opcode::WHM: {  // (every group's bytes: the last group's are the furthest)
+      if (!c.lanes("len", in.len, out) || !c.ub("source", in.ub, uint64_t(in.rows) * in.groups, out)) return out;
+      const uint64_t last_group = in.addr + uint64_t(in.groups - 1) * uint64_t(in.gstride);
+      c.dram(in.addr, span_end(last_group, in.rows, in.stride, in.len), out);
       return out;
+    }
     case Opcode::RW: {
       if (!c.lanes("k", in.k, out) || !c.lanes("n", in.n, out)) return out;
       const MemRows m = rw_memory_rows(in);

@@ -154,8 +154,8 @@ void GoldenModel::exec_rhm(const Instr& in) {
 // other bytes, and the instruction then ends with BUS_ERROR.
 ErrorCode GoldenModel::exec_whm(const Instr& in) {
   bool fault = false;
-  for (int64_t r = 0; r < in.rows; ++r) {
-    const uint64_t base = in.addr + r * in.stride;
+  for (int64_t r = 0; r < in.rows * in.groups; ++r) {
+    const uint64_t base = in.addr + (r / in.rows) * in.gstride + (r % in.rows) * in.stride;
     const int8_t* row = ub_row(uint32_t(in.ub + r));
     if (on_write_) on_write_(base, uint64_t(in.len));
     for (int64_t i = 0; i < in.len; ++i) {
@@ -164,7 +164,7 @@ ErrorCode GoldenModel::exec_whm(const Instr& in) {
     }
   }
   if (fault) return ErrorCode::BusError;
-  counters_.dram_write_bytes += uint64_t(in.rows) * in.len;
+  counters_.dram_write_bytes += uint64_t(in.rows) * in.groups * in.len;
   return ErrorCode::None;
 }
 

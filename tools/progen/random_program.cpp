@@ -145,11 +145,18 @@ class Generator {
   }
   Instr random_whm() {
     Instr in = op(Opcode::WHM);
-    in.rows = rows(ub_win_);
-    in.ub = window_start(in.rows, ub_win_);
+    // now and then several groups: one after the other, or interleaved row by row
+    in.groups = chance(0.25) ? (chance(0.9) ? pick(2, 8) : pick(9, 64)) : 1;
+    in.rows = std::max<int64_t>(1, rows(ub_win_ / in.groups));
     in.len = pick(1, int(n_));
     in.stride = pick(int(in.len), 96);
-    in.addr = out_base_ + pick(0, int(out_len_ - ((in.rows - 1) * in.stride + in.len)));
+    const int64_t group_span = (in.rows - 1) * in.stride + in.len;
+    if (in.groups > 1)
+      in.gstride = in.groups * in.len <= in.stride && chance(0.3) ? in.len : group_span + pick(0, 48);
+    const int64_t span = (in.groups - 1) * in.gstride + group_span;
+    if (span > int64_t(out_len_)) in.groups = 1, in.gstride = 0;  // (too far for the output window)
+    in.ub = window_start(in.rows * in.groups, ub_win_);
+    in.addr = out_base_ + pick(0, int(out_len_ - ((in.groups - 1) * in.gstride + group_span)));
     return in;
   }
 
