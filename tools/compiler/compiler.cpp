@@ -157,6 +157,7 @@ void Lowering::rhm(int ub, int rows, const std::string& addr, long stride, int s
   s << "rhm ub=" << ub << ", rows=" << rows << ", addr=" << addr << ", stride=" << stride << ", seglen=" << seglen;
   if (segs > 1) s << ", segs=" << segs << ", segstride=" << segstride;
   emit(s.str());
+  body_.back().load_rows = rows;
 }
 
 void Lowering::mmc(int ub, int rows, int acc, bool sw, bool accumulate, int tile, int tiles, int ubstride,
@@ -178,11 +179,17 @@ void Lowering::act(int acc, int ub, int rows, int params, const QuantLayer& L, i
   emit(s.str());
 }
 
-void Lowering::whm(int ub, int rows, const std::string& addr, long stride, int len) {
+void Lowering::whm(int ub, int rows, const std::string& addr, long stride, int len, int groups, long gstride) {
   fits_field(rows, 65536, "the rows of one whm");
   check_field(stride, 65535, "a row stride in device memory");
-  emit("whm ub=" + std::to_string(ub) + ", rows=" + std::to_string(rows) + ", addr=" + addr +
-       ", stride=" + std::to_string(stride) + ", len=" + std::to_string(len));
+  std::string line = "whm ub=" + std::to_string(ub) + ", rows=" + std::to_string(rows) + ", addr=" + addr +
+                     ", stride=" + std::to_string(stride) + ", len=" + std::to_string(len);
+  if (groups > 1) {
+    check_field(groups, 64, "the groups of one whm");
+    check_field(gstride, 65535, "a group stride in device memory");
+    line += ", groups=" + std::to_string(groups) + ", gstride=" + std::to_string(gstride);
+  }
+  emit(line);
 }
 
 // Column tiles of `rows` rows each (row r of every tile belongs to item r / rows-per-item)

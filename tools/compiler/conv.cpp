@@ -510,7 +510,9 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
     // (few: a step in chunks of rows, each chunk's act and store beside the next chunk's
     // multiplies; with pooling an act takes its planes whole)
     if (k + 1 < steps.size()) {
-      const int pieces = few ? std::max(1, R / kChunkRows) : 1;
+      // (a step of several tap groups or tiles whole: each chunk reloads every weight tile,
+      // and with chaining its act and store follow the last multiply row by row anyway)
+      const int pieces = few && G * per_step == 1 ? std::max(1, R / kChunkRows) : 1;
       for (int p = 0; p < pieces; ++p)
         chunks.push_back({int(k), t0, t1, R * p / pieces, R * (p + 1) / pieces, false});
       continue;
@@ -596,10 +598,10 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
   // issue behind loads it does not need. A padded copy's instructions go with the first
   // load after them, so before every load that reads the copy.
   //  - few: in the order they are read, each as early as the multiply before it hides it
-  //    (no more load rows between two multiplies than the first of them has rows);
+  //    (no more load rows between two multiplies than twice the first's rows, but always
+  //    one: a long load, such as a padded copy's, must not hold back the loads after it);
   //  - else: the first step's loads just before their first reader, and every later
   //    step's loads spread evenly over the multiplies of the step before it.
-  constexpr int kCopyLineRows = 16;  // what one instruction of a padded copy costs, in rows
   std::vector<size_t> need(loads.size(), SIZE_MAX);  // the first multiply (global index) that reads it
   std::vector<size_t> after(loads.size(), 0);        // (ring) the first it may go before: past the old item's readers
   std::vector<size_t> at(loads.size(), 0);           // (else) the multiply it goes before
@@ -664,8 +666,9 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
     for (; !few && next_load < loads.size() && at[next_load] <= g; ++next_load) body_.push_back(loads[next_load].line);
     while (few && next_load < loads.size()) {
       const Load& ld = loads[next_load];
-      const int rows = ld.ub1 > ld.ub0 ? ld.ub1 - ld.ub0 : kCopyLineRows;
-      if ((need[next_load] > g && used + rows > room) || after[next_load] > g) break;
+      // (a padded copy's rhm: the rows it loads; its whm: only a place in the queue)
+      const int rows = ld.ub1 > ld.ub0 ? ld.ub1 - ld.ub0 : std::max(ld.line.load_rows, 1);
+      if ((need[next_load] > g && used > 0 && used + rows > room) || after[next_load] > g) break;
       body_.push_back(ld.line);
       used += rows, ++next_load;
     }
@@ -810,41 +813,64 @@ Tensor Lowering::padded_copy(size_t l, const QuantLayer& L, const Tensor& x_in) 
   const int full = int(row / n_), rest = int(row % n_), urows = full + (rest ? 1 : 0);
   const std::string label = scratch("padded" + std::to_string(l), size_t(b_) * size_t(item), L.in_zp);
   copies_.assign(b_, {});
-  // When the side padding is u = pad_l + pad_r pixels, u divides the width and u pixels
-  // fit a row: the image goes through the unified buffer as rows of u pixels, each image
-  // row's W/u rows followed by one of the zero point (the right padding of the row and the
-  // left padding of the next), and out with a single whm of constant stride per item.
+  // The scratch starts as the zero point, so only the image is copied: through the unified
+  // buffer, whose write port the convolution's own loads keep busy, so in as few rows as
+  // possible. Either
+  //  - rows of N bytes: each image row in ceil(W*C / N) rows; when those are whole rows,
+  //    the item in one rhm and out in one whm of a group per image row, else an rhm and
+  //    a whm or two per image row; or
+  //  - when the side padding is u = pad_l + pad_r pixels, u divides the width and u pixels
+  //    fit a row: rows of u pixels, each image row's W/u rows followed by one of the zero
+  //    point (the right padding of the row and the left padding of the next), out with a
+  //    single whm of constant stride per item (fewer instructions, more rows).
   const int u = L.pad_l + L.pad_r, per_row = u > 0 && L.in.w % u == 0 ? L.in.w / u + 1 : 0;
-  if (per_row && u * C <= n_ && ub_room(H * per_row)) {
+  auto emit_item = [&](int b, auto&& body) {
+    const size_t before = body_.size();
+    body();
+    copies_[b].insert(copies_[b].end(), body_.begin() + long(before), body_.end());  // conv_taps places them
+    body_.resize(before);
+  };
+  if (per_row && u * C <= n_ && per_row <= urows && ub_room(H * per_row)) {
     const int rows = H * per_row, piece = u * C;
     const int pieces = alloc_ub(rows, where_of(l) + ": the rows of its padded copy");
-    for (int b = 0; b < b_; ++b) {
-      const size_t before = body_.size();
-      if (b == 0) rhm(pieces, rows, zero_point_row(L.in_zp), 0, piece);  // the padding rows, once
-      for (int y = 0; y < H; ++y)
-        rhm(pieces + y * per_row, per_row - 1, x.label + "+" + std::to_string(long(b) * x.item_bytes + y * row), piece,
+    for (int b = 0; b < b_; ++b)
+      emit_item(b, [&] {
+        if (b == 0) rhm(pieces, rows, zero_point_row(L.in_zp), 0, piece);  // the padding rows, once
+        for (int y = 0; y < H; ++y)
+          rhm(pieces + y * per_row, per_row - 1, x.label + "+" + std::to_string(long(b) * x.item_bytes + y * row), piece,
+              piece);
+        // (not the last padding row: the scratch starts as the zero point)
+        whm(pieces, rows - 1, label + "+" + std::to_string(long(b) * item + (long(L.pad_t) * Wp + L.pad_l) * C), piece,
             piece);
-      // (not the last padding row: the scratch starts as the zero point)
-      whm(pieces, rows - 1, label + "+" + std::to_string(long(b) * item + (long(L.pad_t) * Wp + L.pad_l) * C), piece,
-          piece);
-      copies_[b].insert(copies_[b].end(), body_.begin() + long(before), body_.end());  // conv_taps places them
-      body_.resize(before);
-    }
+      });
     return {false, label, int(item), 0};
   }
-  const int ring = std::min(b_ * H, 8);
+  // rows of N bytes, staged an item at a time in two item slots when they fit (an item's
+  // load does not wait for the stores of the item before), else in a ring of image rows
+  const int ring = ub_room(2 * H * urows) ? 2 * H : ub_room(H * urows) ? H : std::min(b_ * H, 8);
   const int stage = alloc_ub(ring * urows, where_of(l) + ": the rows of its padded copy");
+  // whole rows of N bytes: an item in one rhm, out in whm of up to 64 groups (image rows)
+  const long gstride = long(Wp) * C;
+  const bool whole = rest == 0 && ring % H == 0 && gstride <= 65535;
   for (int b = 0; b < b_; ++b)
-    for (int y = 0; y < H; ++y) {
-      const size_t before = body_.size();
-      const int ub = stage + ((b * H + y) % ring) * urows;
-      rhm(ub, urows, x.label + "+" + std::to_string(long(b) * x.item_bytes + y * row), n_, n_);
-      const long to = long(b) * item + (long(y + L.pad_t) * Wp + L.pad_l) * C;
-      if (full) whm(ub, full, label + "+" + std::to_string(to), n_, n_);
-      if (rest) whm(ub + full, 1, label + "+" + std::to_string(to + long(full) * n_), n_, rest);
-      copies_[b].insert(copies_[b].end(), body_.begin() + long(before), body_.end());  // conv_taps places them
-      body_.resize(before);
-    }
+    emit_item(b, [&] {
+      const int ub0 = stage + ((b * H) % ring) * urows;
+      const long to0 = long(b) * item + (long(L.pad_t) * Wp + L.pad_l) * C;
+      if (whole) {
+        rhm(ub0, H * urows, x.label + "+" + std::to_string(long(b) * x.item_bytes), n_, n_);
+        for (int y0 = 0; y0 < H; y0 += 64)
+          whm(ub0 + y0 * urows, urows, label + "+" + std::to_string(to0 + y0 * gstride), n_, n_, std::min(64, H - y0),
+              gstride);
+        return;
+      }
+      for (int y = 0; y < H; ++y) {
+        const int ub = stage + ((b * H + y) % ring) * urows;
+        rhm(ub, urows, x.label + "+" + std::to_string(long(b) * x.item_bytes + y * row), n_, n_);
+        const long to = long(b) * item + (long(y + L.pad_t) * Wp + L.pad_l) * C;
+        if (full) whm(ub, full, label + "+" + std::to_string(to), n_, n_);
+        if (rest) whm(ub + full, 1, label + "+" + std::to_string(to + long(full) * n_), n_, rest);
+      }
+    });
   return {false, label, int(item), 0};
 }
 

@@ -51,7 +51,8 @@ class Lowering {
  private:
   struct Line {
     std::string text;
-    int tile = -1;  // an `mmc switch` that makes weight tile `tile` active
+    int tile = -1;      // an `mmc switch` that makes weight tile `tile` active
+    int load_rows = 0;  // the unified-buffer rows an `rhm` writes (to space a padded copy's lines)
   };
 
   // compiler.cpp: allocation, instructions, data
@@ -75,7 +76,9 @@ class Lowering {
   void mmc(int ub, int rows, int acc, bool sw, bool accumulate, int tile, int tiles = 1, int ubstride = 0,
            int accstride = 0);
   void act(int acc, int ub, int rows, int params, const nn::QuantLayer& L, int pool);
-  void whm(int ub, int rows, const std::string& addr, long stride, int len);
+  // (groups > 1: that many groups of `rows` rows, group g from UB row ub + g * rows to
+  // addr + g * gstride)
+  void whm(int ub, int rows, const std::string& addr, long stride, int len, int groups = 1, long gstride = 0);
   void store(int ub, int rows, int width, const std::string& label);
   std::string scratch(const std::string& label, size_t bytes, int fill = 0);
   Tensor flatten(const Tensor& x, size_t l);
