@@ -192,6 +192,44 @@ TEST_CASE("convolutions that need several output bands and items per multiply", 
   }
 }
 
+TEST_CASE("padded copies of few-channel images: N-byte rows with grouped whm, or a whm per image row", "[compiler]") {
+  // The copy goes through the unified buffer in rows of N bytes; when an image row is a
+  // whole number of them, one rhm and one whm of a group per image row (up to 64 groups)
+  // per item, else an rhm and one or two whm per image row. Against the reference.
+  std::mt19937 rng(test::test_seed() + 5);
+  struct Case {
+    uint32_t n;
+    int h, w, c;
+    bool grouped;
+  };
+  for (const Case& k : {Case{16, 5, 16, 3, true}, Case{16, 66, 16, 1, true}, Case{16, 4, 7, 3, false},
+                        Case{4, 5, 6, 2, true}, Case{4, 3, 5, 2, false}}) {
+    Config cfg = test::config_n(k.n);
+    cfg.ub_rows = 8192, cfg.acc_rows = 2048;  // (the 66-row image's windows)
+    QuantModel m;
+    m.name = "copy";
+    m.input_zp = -7;
+    QuantLayer c;
+    c.kind = LayerKind::Conv2d;
+    c.in = {k.h, k.w, k.c};
+    c.kh = c.kw = 3;
+    c.pad_same();
+    c.out_c = 5;
+    c.relu = true;
+    nn::randomize_layer(c, m.input_zp, rng);
+    m.input = c.in;
+    m.layers.push_back(c);
+    INFO("N=" << k.n << " image " << k.h << "x" << k.w << "x" << k.c);
+    compiler::CompileOptions opt;
+    opt.batch = 3;
+    opt.conv = compiler::ConvStrategy::gathered;
+    const std::string assembly = compiler::compile_model(m, cfg, opt).assembly;
+    CHECK(assembly.find("on a padded copy") != std::string::npos);
+    CHECK((assembly.find("groups=") != std::string::npos) == k.grouped);
+    check_model(m, cfg, 3, rng, compiler::ConvStrategy::gathered);
+  }
+}
+
 TEST_CASE("a convolution's stores read an output slot before a later item's acts overwrite it", "[compiler]") {
   // Few multiplies per item (1x1, four tiles): the stores of item b wait for their acts
   // while item b + 2's acts reuse its output rows. A random case once found this.
