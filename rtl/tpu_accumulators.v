@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The accumulators: Rows rows of N int32 lanes. Each matrix-unit result row either
-// overwrites its accumulator row or is added to it with int32 saturation. The add is
-// a read-modify-write over two cycles; a result for the row written in the cycle
-// before is forwarded, so the same row may be accumulated on consecutive cycles.
-// A second, synchronous read port serves the activation unit.
+// overwrites its accumulator row or is added to it with int32 saturation. The add is a
+// read-modify-write in which no cycle holds both a memory read and a 32-bit add: the
+// old row is read as the result comes in, registered once more (the block RAM's output
+// register) while the result waits in stage 1, and added and written in stage 2. The
+// results of the two rows before are forwarded, so the same row may be accumulated on
+// consecutive cycles. A row is in memory at the end of the second cycle after it came
+// in. A second, synchronous read port serves the activation unit.
 `default_nettype none
 
 module tpu_accumulators #(
@@ -26,50 +29,66 @@ module tpu_accumulators #(
   localparam integer AddrBits = $clog2(Rows);
 
   reg [N*32-1:0] mem_q [0:Rows-1];
-  reg [N*32-1:0] old_q, rd_data_q;
+  reg [N*32-1:0] old_q, old2_q, rd_data_q;  // (old2_q: the memory's output register)
 
-  // Stage 1: the incoming row waits one cycle while its old value is read.
+  // Stage 1: the incoming row waits while its old value is read.
   reg                s1_valid_q, s1_accumulate_q;
   reg [AddrBits-1:0] s1_addr_q;
   reg [N*32-1:0]     s1_data_q;
-  // Stage 2 (the write) of the previous row, for forwarding.
-  reg                s2_valid_q;
+  // Stage 2: the old value registered; the sum is formed and written.
+  reg                s2_valid_q, s2_accumulate_q;
   reg [AddrBits-1:0] s2_addr_q;
   reg [N*32-1:0]     s2_data_q;
+  reg                s2_hit3_q, s2_hit4_q;  // its row is that of the result before / the one before that
+  // The results of the two rows before stage 2's (written, or being written), for forwarding.
+  reg                s3_valid_q;
+  reg [AddrBits-1:0] s3_addr_q;
+  reg [N*32-1:0]     s3_data_q, s4_data_q;
 
-  // The value stage 1 adds to: the row being written this cycle wins over memory.
-  wire           s1_hit    = s2_valid_q && (s2_addr_q == s1_addr_q);
-  wire [N*32-1:0] s1_old   = s1_hit ? s2_data_q : old_q;
-  wire [N*32-1:0] s1_sum;
+  // The value stage 2 adds to: the newest result for its row wins over memory (which
+  // does not have the last two yet). The row comparisons were made a stage earlier.
+  wire [N*32-1:0] s2_old = s2_hit3_q ? s3_data_q : s2_hit4_q ? s4_data_q : old2_q;
+  wire [N*32-1:0] s2_sum;
   genvar i;
   generate
     for (i = 0; i < N; i = i + 1) begin : g_lane
       tpu_sat_add32 u_add (
-          .a_i  (s1_old[32*i +: 32]),
-          .b_i  (s1_data_q[32*i +: 32]),
-          .sum_o(s1_sum[32*i +: 32]));
+          .a_i  (s2_old[32*i +: 32]),
+          .b_i  (s2_data_q[32*i +: 32]),
+          .sum_o(s2_sum[32*i +: 32]));
     end
   endgenerate
-  wire [N*32-1:0] s1_result = s1_accumulate_q ? s1_sum : s1_data_q;
+  wire [N*32-1:0] s2_result = s2_accumulate_q ? s2_sum : s2_data_q;
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       s1_valid_q <= 1'b0;
       s2_valid_q <= 1'b0;
+      s3_valid_q <= 1'b0;
     end else begin
       s1_valid_q <= in_valid_i;
       s2_valid_q <= s1_valid_q;
+      s3_valid_q <= s2_valid_q;
     end
   end
 
   always @(posedge clk_i) begin
     old_q           <= mem_q[in_addr_i];
+    old2_q          <= old_q;
     s1_accumulate_q <= in_accumulate_i;
     s1_addr_q       <= in_addr_i;
     s1_data_q       <= in_data_i;
+    s2_accumulate_q <= s1_accumulate_q;
     s2_addr_q       <= s1_addr_q;
-    s2_data_q       <= s1_result;
-    if (s1_valid_q) mem_q[s1_addr_q] <= s1_result;
+    s2_data_q       <= s1_data_q;
+    // (stage 1's row against the results stage 2 will see as the one before and the
+    // one before that: stage 2's own and stage 3's)
+    s2_hit3_q       <= s2_valid_q && s2_addr_q == s1_addr_q;
+    s2_hit4_q       <= s3_valid_q && s3_addr_q == s1_addr_q;
+    s3_addr_q       <= s2_addr_q;
+    s3_data_q       <= s2_result;
+    s4_data_q       <= s3_data_q;
+    if (s2_valid_q) mem_q[s2_addr_q] <= s2_result;
     if (rd_en_i) rd_data_q <= mem_q[rd_addr_i];
   end
 

@@ -164,24 +164,30 @@ module tpu_mmc_seq #(
 
   // Retirements: the last row's result written; an instruction dropped when taken or
   // while it waits for a tile (both younger than a fault).
-  // The last row retires the cycle after its accumulator write: the row is in the
-  // accumulators' memory one cycle after the write (their read-modify-write), and an
-  // act that follows this mmc row by row reads it no earlier (accw_*_o below).
+  // The last row retires two cycles after its accumulator write: the row is in the
+  // accumulators' memory at the end of the second cycle (their read-modify-write), and
+  // an act that follows this mmc row by row reads it no earlier (accw_*_o below).
   wire [Slots-1:0] retire_done, retire_taken, retire_dropped;
-  reg                last_q;       // the row written last cycle was an instruction's last
-  reg                accw_valid_q;
-  reg [SlotBits-1:0] accw_slot_q;
-  reg [AccBits-1:0]  accw_addr_q;
+  reg                last1_q, last_q;  // the row written two cycles ago was an instruction's last
+  reg                accw1_valid_q, accw_valid_q;
+  reg [SlotBits-1:0] accw1_slot_q, accw_slot_q;
+  reg [AccBits-1:0]  accw1_addr_q, accw_addr_q;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
-      last_q       <= 1'b0;
-      accw_valid_q <= 1'b0;
+      last1_q       <= 1'b0;
+      last_q        <= 1'b0;
+      accw1_valid_q <= 1'b0;
+      accw_valid_q  <= 1'b0;
     end else begin
-      last_q       <= tag_valid && tag_last;
-      accw_valid_q <= tag_valid;
+      last1_q       <= tag_valid && tag_last;
+      last_q        <= last1_q;
+      accw1_valid_q <= tag_valid;
+      accw_valid_q  <= accw1_valid_q;
     end
-    accw_slot_q <= tag_slot;
-    accw_addr_q <= tag_out[SlotBits+1 +: AccBits];
+    accw1_slot_q <= tag_slot;
+    accw1_addr_q <= tag_out[SlotBits+1 +: AccBits];
+    accw_slot_q  <= accw1_slot_q;
+    accw_addr_q  <= accw1_addr_q;
   end
   tpu_slot_mask #(.Slots(Slots)) u_retire_done (
       .valid_i(last_q), .slot_i(accw_slot_q), .mask_o(retire_done));
