@@ -36,7 +36,7 @@ module tpu_activation #(
     output wire [ArraySize*8-1:0]  out_data_o
 );
   localparam integer N = ArraySize;
-  localparam integer RequantStages = 5;  // tpu_requant's pipeline depth
+  localparam integer RequantStages = 6;  // tpu_requant's pipeline depth
 
   // Parameter block, one register file row per UB row (bias/multiplier lanes packed
   // little-endian over 4 rows: lane i is bytes 4i..4i+3 of rows 0-3 concatenated).

@@ -3,9 +3,9 @@
 // golden model (tools/model/numerics.hpp, docs/isa.md "Numerics"):
 //   x = sat32(acc + bias); p = x * multiplier; y = round(p / 2^shift) ties away
 //   from zero; y + zp clamped to [relu ? zp : -128, 127].
-// Five pipeline stages (add, multiply, rounding add, shift, zero point and clamp); one
-// value per cycle. tpu_activation delays the rows' tags by the same five cycles
-// (RequantStages).
+// Six pipeline stages (add, four partial products, their sum, rounding add, shift,
+// zero point and clamp); one value per cycle. tpu_activation delays the rows' tags by
+// the same six cycles (RequantStages).
 `default_nettype none
 
 module tpu_requant (
@@ -25,24 +25,33 @@ module tpu_requant (
   wire [31:0] x_d;
   tpu_sat_add32 u_bias (.a_i(acc_i), .b_i(bias_i), .sum_o(x_d));
   reg  [31:0] x_q, mult_q;
-  reg  [5:0]  shift_q, shift_q2, shift_q3;
-  reg  [7:0]  zp_q, zp_q2, zp_q3;
-  reg         relu_q, relu_q2, relu_q3;
+  reg  [5:0]  shift_q, shift_qp, shift_q2, shift_q3;
+  reg  [7:0]  zp_q, zp_qp, zp_q2, zp_q3;
+  reg         relu_q, relu_qp, relu_q2, relu_q3;
 
-  // Stage 2: exact 64-bit product (|p| <= 2^62), and the rounding constant 2^(shift-1).
-  wire signed [63:0] p_d = $signed(x_q) * $signed(mult_q);
+  // Stage 2: the product's four partial products, each an 18x18 multiplier (x and the
+  // multiplier split into a signed high and an unsigned low half: 17-bit signed
+  // operands), and the rounding constant 2^(shift-1).
+  wire signed [16:0] x_hi = {x_q[31], x_q[31:16]}, x_lo = {1'b0, x_q[15:0]};
+  wire signed [16:0] m_hi = {mult_q[31], mult_q[31:16]}, m_lo = {1'b0, mult_q[15:0]};
   wire        [62:0] half_d = (shift_q == 6'd0) ? 63'd0 : (63'd1 << (shift_q - 6'd1));
-  reg  signed [63:0] p_q;
-  reg         [62:0] half_q;
+  reg  signed [33:0] hh_q, hl_q, lh_q, ll_q;
+  reg         [62:0] half_qp, half_q;
 
-  // Stage 3: the rounding add on the magnitude, |p| + half, in one carry chain:
+  // Stage 3: their exact sum, the 64-bit product (|p| <= 2^62). hh and ll do not
+  // overlap (ll is below 2^32), so it is one add of the two middle terms onto them.
+  wire signed [63:0] mid_d = ($signed({{30{hl_q[33]}}, hl_q}) + $signed({{30{lh_q[33]}}, lh_q})) <<< 16;
+  wire signed [63:0] p_d   = $signed({hh_q[31:0], ll_q[31:0]}) + mid_d;
+  reg  signed [63:0] p_q;
+
+  // Stage 4: the rounding add on the magnitude, |p| + half, in one carry chain:
   // -p + half = ~p + (half + 1) for negative p.
   wire        neg   = p_q[63];
   wire [63:0] sum_d = {1'b0, neg ? ~p_q[62:0] : p_q[62:0]} + {1'b0, half_q} + {63'd0, neg};  // <= 2^62 + 2^62
   reg  [63:0] sum;
   reg         neg_q;
 
-  // Stage 4: the shift. Any rounded magnitude q >= 512 clamps like 511 (511 + zp > 127
+  // Stage 5: the shift. Any rounded magnitude q >= 512 clamps like 511 (511 + zp > 127
   // and -511 + zp < -128 for every int8 zp), so only q's low nine bits and "q >= 512"
   // are computed, not all of q.
   wire [63:0] sum_r = sum >> shift_q3;
@@ -56,7 +65,7 @@ module tpu_requant (
   reg  [7:0]  zp_q4;
   reg         relu_q4;
 
-  // Stage 5: zero point and clamp, y + zp = zp +- q in one add.
+  // Stage 6: zero point and clamp, y + zp = zp +- q in one add.
   wire [10:0] zp_w  = {{3{zp_q4[7]}}, zp_q4};
   wire [10:0] y_zp  = neg_q2 ? zp_w - {2'b0, q_q} : zp_w + {2'b0, q_q};
   wire [10:0] lo    = relu_q4 ? zp_w : {{3{1'b1}}, 8'h80};
@@ -65,17 +74,19 @@ module tpu_requant (
   wire [7:0]  out_d = below ? lo[7:0] : (above ? 8'd127 : y_zp[7:0]);
   reg  [7:0]  out_q;
 
-  reg v1_q, v2_q, v3_q, v4_q, v5_q;
+  reg v1_q, vp_q, v2_q, v3_q, v4_q, v5_q;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       v1_q <= 1'b0;
+      vp_q <= 1'b0;
       v2_q <= 1'b0;
       v3_q <= 1'b0;
       v4_q <= 1'b0;
       v5_q <= 1'b0;
     end else begin
       v1_q <= in_valid_i;
-      v2_q <= v1_q;
+      vp_q <= v1_q;
+      v2_q <= vp_q;
       v3_q <= v2_q;
       v4_q <= v3_q;
       v5_q <= v4_q;
@@ -88,11 +99,19 @@ module tpu_requant (
     shift_q  <= shift_i;
     zp_q     <= zp_i;
     relu_q   <= relu_i;
+    hh_q     <= x_hi * m_hi;
+    hl_q     <= x_hi * m_lo;
+    lh_q     <= x_lo * m_hi;
+    ll_q     <= x_lo * m_lo;
+    half_qp  <= half_d;
+    shift_qp <= shift_q;
+    zp_qp    <= zp_q;
+    relu_qp  <= relu_q;
     p_q      <= p_d;
-    half_q   <= half_d;
-    shift_q2 <= shift_q;
-    zp_q2    <= zp_q;
-    relu_q2  <= relu_q;
+    half_q   <= half_qp;
+    shift_q2 <= shift_qp;
+    zp_q2    <= zp_qp;
+    relu_q2  <= relu_qp;
     sum      <= sum_d;
     neg_q    <= neg;
     shift_q3 <= shift_q2;
@@ -107,7 +126,7 @@ module tpu_requant (
 
   assign out_valid_o = v5_q;
   assign out_o       = out_q;
-  wire unused = ^sum_r[63:9];
+  wire unused = ^{sum_r[63:9], hh_q[33:32], ll_q[33:32]};  // (|hh| <= 2^30, 0 <= ll < 2^32)
 endmodule
 
 `default_nettype wire
