@@ -5,7 +5,8 @@
 # OUTDIR/row.md). Fails when the design does not fit or misses the board's clock.
 # usage: fpga.sh BOARD OUTDIR [CONFIG.yaml]      boards: icebreaker (iCE40 UP5K), ulx3s (ECP5-85F)
 #        SEED=n picks nextpnr's placement seed (default 1); the critical path's start and
-#        end are in OUTDIR/critical.txt.
+#        end are in OUTDIR/critical.txt. SLOW_MHZ=f also lists every register that misses
+#        f MHz, worst first (OUTDIR/slow.txt, scripts/fpga-slow.py): the map for timing work.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 board=$1 out=$2 config=${3:-}
@@ -64,8 +65,10 @@ yosys -q -l "$out/synth.log" -p "read_verilog -Irtl $sources; chparam $chparams 
 echo "fpga: $board: place and route (nextpnr-$family at $clock_mhz MHz)"
 # Place, route and pack inside OUTDIR: the YoWASP tools see only their working directory.
 cp "$constraints" "$out/"
+detail=()
+[ -z "${SLOW_MHZ:-}" ] || detail=(--detailed-timing-report)
 if ! (cd "$out" && "${pnr[@]}" --json "$top.json" --freq "$clock_mhz" --report pnr_report.json --seed "${SEED:-1}" \
-      --timing-allow-fail -l pnr.log -q > /dev/null 2>&1); then
+      "${detail[@]}" --timing-allow-fail -l pnr.log -q > /dev/null 2>&1); then
   echo "fpga: FAIL: nextpnr-$family did not place and route $top (see $out/pnr.log):" >&2
   grep -E "ERROR|Unable to place|only has" "$out/pnr.log" | head -5 | sed 's/^/    /' >&2
   # What overflowed: utilisation lines above 100%, or the placer giving up at the limit.
@@ -118,6 +121,10 @@ print(cell(steps[0]["from"]["cell"]), "->", cell(steps[-1]["to"]["cell"]))' "$ou
   echo "bitstream: $bitstream"
 } > "$out/report.txt"
 cat "$out/report.txt"
+if [ -n "${SLOW_MHZ:-}" ]; then
+  python3 scripts/fpga-slow.py "$out/pnr_report.json" "$SLOW_MHZ" 200 > "$out/slow.txt"
+  head -16 "$out/slow.txt"
+fi
 row="| $board | $core | $n |"
 for c in $cells; do row+=" $(count "${c#*:}") |"; done
 echo "$row $fmax | $target | $gops | \`make fpga BOARD=$board FPGA_CONFIG=$config\` |" > "$out/row.md"
