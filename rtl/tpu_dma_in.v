@@ -2,9 +2,10 @@
 // DMA-in sequencer: executes `rhm` and `rw` from its queue, in order.
 //
 // rhm: for each row, one read span per segment; the beats' bytes are gathered into a
-// zero-filled row buffer at segment offset s*seglen, then the row goes to a write
-// register that writes it to the unified buffer while the next row's beats arrive (a
-// row of one beat per cycle). Window gather: when the rows of an rhm lie close together
+// zero-filled row buffer at segment offset s*seglen, then the row goes to the writes
+// (a FIFO of two rows, so that taking a row depends on registers only, not on this
+// cycle's grant of the unified buffer's port) while the next row's beats arrive (a row
+// of one beat per cycle). Window gather: when the rows of an rhm lie close together
 // (segments of up to GatherSegs, and m rows of one segment within 4*Bytes+1 bytes for
 // some m >= 1) the rows go in groups of m + 1: one span per segment covers the whole
 // group and lands, as whole beats, in a window of 5 beats per segment, and the group's
@@ -171,12 +172,13 @@ module tpu_dma_in #(
   reg  [PosBits-1:0]  push_q;      // tile row being pushed (StTail)
   reg  [N*8-1:0]      rowbuf_q;
   reg  [N*N*8-1:0]    tile_q;      // rw transpose: tile[k][c] at byte k*N + c
-  // the unified-buffer write register and the weight-FIFO push register, each with the
-  // slot its row retires (last: the instruction's final row)
-  reg                 wb_q, wb_last_q;
-  reg  [UbBits-1:0]   wb_addr_q;
-  reg  [N*8-1:0]      wb_data_q;
-  reg  [SlotBits-1:0] wb_slot_q;
+  // the unified-buffer writes (two rows deep) and the weight-FIFO push register, each
+  // with the slot its row retires (last: the instruction's final row)
+  localparam integer WbWidth = 1 + SlotBits + UbBits + N * 8;
+  wire                wb_valid, wb_room, wb_last;
+  wire [UbBits-1:0]   wb_addr;
+  wire [N*8-1:0]      wb_data;
+  wire [SlotBits-1:0] wb_slot;
   reg                 pr_q, pr_last_q;
   reg  [N*8-1:0]      pr_data_q;
   reg  [SlotBits-1:0] pr_slot_q;
@@ -241,8 +243,10 @@ module tpu_dma_in #(
   wire rq_done   = !rq_q || (req_fire && rq_last);   // the requester can take one this cycle
   wire rq_take   = q_valid_i && rq_done && hd_room && (!q_is_rw || rq_young || wf_room);
 
-  wire wb_done   = wb_q && ubw_ready_i;
-  wire wb_free   = !wb_q || ubw_ready_i;   // the write register can take a row this cycle
+  wire wb_done   = wb_valid && ubw_ready_i;
+  // A row may go to the writes this cycle: their room, from registers, not from this
+  // cycle's grant of the buffer's port (which depends on the activation unit's write).
+  wire wb_free   = wb_room;
   wire pr_done   = pr_q && wf_ready_i;
   wire pr_free   = !pr_q || wf_ready_i;
   wire [GBits-1:0] gm1 = (GatherSegs > 0) ? gm1_q : {GBits{1'b0}};
@@ -273,7 +277,7 @@ module tpu_dma_in #(
   wire rw_last_row  = row_q[6:0] == mem_rows - 7'd1;
   wire [FlyBits-1:0] fly_next = fly_q + {{(FlyBits-1){1'b0}}, req_fire} - {{(FlyBits-1){1'b0}}, span_end};
   wire good_last = last_beat && !beat_error_i;
-  wire row_end   = good_last && !is_rw && !win && rhm_last_seg;    // an rhm row to the write register
+  wire row_end   = good_last && !is_rw && !win && rhm_last_seg;    // an rhm row to the writes
   wire rw_row    = good_last && is_rw && !transpose;               // a tile row to the push register
   wire tail_push = state_q == StTail && pr_free;                   // a transposed or zero tile row
   wire tail_last = push_q == N[PosBits-1:0] - 1'b1;
@@ -323,7 +327,7 @@ module tpu_dma_in #(
                   else if (finish)                     state_q <= StIdle;
                   else if (last_beat && is_rw && rw_last_row) state_q <= StTail;
         StTail:   if (finish) state_q <= StIdle;
-        StDrain:  if (fly_next == 0 && !rq_q && !wb_q && !pr_q && full_q == 2'b00) state_q <= StRetire;
+        StDrain:  if (fly_next == 0 && !rq_q && !wb_valid && !pr_q && full_q == 2'b00) state_q <= StRetire;
         StRetire: state_q <= StIdle;
         default:  state_q <= StIdle;
       endcase
@@ -377,27 +381,22 @@ module tpu_dma_in #(
     end
   end
 
-  // The two output registers.
+  // The unified-buffer writes and the weight-FIFO push register. (e_go and row_end never
+  // meet: a plain rhm's rows wait until the gathered rows before them have left.)
+  wire [WbWidth-1:0] wb_in = e_go ? {e_last && e_group_end, e_slot, e_ub + {{(UbBits-GBits){1'b0}}, e_row_q}, win_row}
+                                  : {rhm_last_row, slot_q, ub_row[UbBits-1:0], row_data};
+  wire [1:0] unused_wb_count;
+  tpu_fifo #(.Width(WbWidth), .Depth(2)) u_wb (
+      .clk_i, .rst_ni, .clear_i(1'b0),
+      .in_valid_i(row_end || e_go), .in_ready_o(wb_room), .in_data_i(wb_in),
+      .out_valid_o(wb_valid), .out_ready_i(ubw_ready_i), .out_data_o({wb_last, wb_slot, wb_addr, wb_data}),
+      .count_o(unused_wb_count));
   always @(posedge clk_i) begin
-    if (!rst_ni) wb_q <= 1'b0;
-    else if (row_end || e_go) wb_q <= 1'b1;
-    else if (wb_done) wb_q <= 1'b0;
     if (!rst_ni) pr_q <= 1'b0;
     else if (rw_row || tail_push) pr_q <= 1'b1;
     else if (pr_done) pr_q <= 1'b0;
   end
   always @(posedge clk_i) begin
-    if (e_go) begin
-      wb_data_q <= win_row;
-      wb_addr_q <= e_ub + {{(UbBits-GBits){1'b0}}, e_row_q};
-      wb_slot_q <= e_slot;
-      wb_last_q <= e_last && e_group_end;
-    end else if (row_end) begin
-      wb_data_q <= row_data;
-      wb_addr_q <= ub_row[UbBits-1:0];
-      wb_slot_q <= slot_q;
-      wb_last_q <= rhm_last_row;
-    end
     if (rw_row) begin
       pr_data_q <= row_data;
       pr_slot_q <= slot_q;
@@ -543,20 +542,20 @@ module tpu_dma_in #(
   assign q_ready_o    = rq_take;
   // (busy also while the queue head waits for weight-FIFO room: the watchdog's report
   // names the unit that is stuck)
-  assign busy_o       = state_q != StIdle || hd_valid || rq_q || wb_q || pr_q || q_valid_i || full_q != 2'b00;
+  assign busy_o       = state_q != StIdle || hd_valid || rq_q || wb_valid || pr_q || q_valid_i || full_q != 2'b00;
   assign req_valid_o  = rq_q;
   assign beat_ready_o = state_q == StData && out_free || state_q == StDrain;
   assign req_addr_o   = span_addr_q;
   assign req_len_o    = rq_win ? rq_mstride[11:0] + {6'd0, rq_seglen_m1} + 12'd1 : {5'd0, span_len_of(rq_in_q)};
-  assign ubw_valid_o  = wb_q;
-  assign ubw_addr_o   = wb_addr_q;
-  assign ubw_data_o   = wb_data_q;
+  assign ubw_valid_o  = wb_valid;
+  assign ubw_addr_o   = wb_addr;
+  assign ubw_data_o   = wb_data;
   assign wf_valid_o   = pr_q;
   assign wf_data_o    = pr_data_q;
 
   wire [Slots-1:0] retire_wb, retire_pr, retire_st;
   tpu_slot_mask #(.Slots(Slots)) u_retire_wb (
-      .valid_i(wb_done && wb_last_q), .slot_i(wb_slot_q), .mask_o(retire_wb));
+      .valid_i(wb_done && wb_last), .slot_i(wb_slot), .mask_o(retire_wb));
   tpu_slot_mask #(.Slots(Slots)) u_retire_pr (
       .valid_i(pr_done && pr_last_q), .slot_i(pr_slot_q), .mask_o(retire_pr));
   tpu_slot_mask #(.Slots(Slots)) u_retire_st (
@@ -568,7 +567,8 @@ module tpu_dma_in #(
   assign read_bytes_o = (e_go ? row_bytes : 7'd0) + (good_last && !win ? span_len : 7'd0);
   assign tile_o       = pr_done && pr_last_q;
 
-  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, f_ub, beat_bytes, rq_in_q, hd_count, rq_mstride[15:12], stride};
+  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, f_ub, beat_bytes, rq_in_q, hd_count, rq_mstride[15:12], stride,
+                  unused_wb_count};
 endmodule
 
 `default_nettype wire
