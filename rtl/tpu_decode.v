@@ -4,10 +4,8 @@
 // device-memory bytes a DMA instruction touches (for the controller's memory order).
 // The weight-FIFO rule depends on program order and lives in the controller.
 //
-// Two halves: the products, the row count and the rooms (device memory: Dram - addr -
-// the row's tail; unified buffer and accumulators: rows - the first row) are computed
-// from instr_i, the sums, comparisons and ranges from those: a range check is one
-// comparison of a count with its room in the second half. With
+// Two halves: the products and the device-memory room (Dram - addr - the row's tail)
+// are computed from instr_i, the sums, comparisons and ranges from those. With
 // Registered = 1 the first half's results and the instruction are held in a register
 // loaded by take_i, and the outputs describe that registered instruction (a pipeline
 // stage between two carry chains and a multiplier); with 0 everything is combinational.
@@ -39,6 +37,7 @@ module tpu_decode #(
   wire [31:0] n_u = ArraySize, ub_u = UbRows, acc_u = AccRows, dram_u = DramBytes;
   wire [36:0] N    = {5'd0, n_u};
   wire [36:0] Ub   = {5'd0, ub_u};
+  wire [36:0] Acc  = {5'd0, acc_u};
 
   // ---- first half: from instr_i ------------------------------------------------------
   wire [3:0]  in_op       = instr_i[3:0];
@@ -77,11 +76,6 @@ module tpu_decode #(
   wire [19:0] in_acc_more  = in_tiles_m1 * instr_i[TPU_MMC_ACCSTRIDE_LSB +: 16];
   wire [32:0] in_addr_tail = {1'b0, instr_i[TPU_RHM_ADDR_LSB +: 32]} + {26'd0, in_tail};
   wire [34:0] in_room      = {3'd0, dram_u} - {2'd0, in_addr_tail};  // bit 34: negative
-  // The unified-buffer and accumulator rows left from the first row on (bit 33:
-  // negative): a range fits when its rows <= the room, a comparison instead of an end
-  // to compute and compare in the second half.
-  wire [33:0] in_ub_room   = {2'd0, ub_u} - {18'd0, instr_i[TPU_MMC_UB_LSB +: 16]};
-  wire [33:0] in_acc_room  = {2'd0, acc_u} - {18'd0, instr_i[TPU_MMC_ACC_LSB +: 16]};
 
   // ---- the register between the halves (or wires) ------------------------------------
   wire [127:0] instr_r;
@@ -93,21 +87,18 @@ module tpu_decode #(
   wire [34:0]  room_r;
   wire [35:0]  tile_span_r;
   wire [19:0]  ub_more_r, acc_more_r;
-  wire [16:0]  rows_r;
-  wire [33:0]  ub_room_r, acc_room_r;
-  localparam integer HalfBits = 128 + 32 + 22 + 24 + 14 + 33 + 35 + 36 + 20 + 20 + 17 + 34 + 34;
+  localparam integer HalfBits = 128 + 32 + 22 + 24 + 14 + 33 + 35 + 36 + 20 + 20;
   wire [HalfBits-1:0] half = {instr_i, in_row_span, in_seg_span, in_rows_x, in_seg_row,
-                              in_addr_tail, in_room, in_tile_span, in_ub_more, in_acc_more,
-                              in_rows, in_ub_room, in_acc_room};
+                              in_addr_tail, in_room, in_tile_span, in_ub_more, in_acc_more};
   generate
     if (Registered != 0) begin : g_reg
       reg [HalfBits-1:0] half_q;
       always @(posedge clk_i) if (take_i) half_q <= half;
       assign {instr_r, row_span_r, seg_span_r, rows_x_r, seg_row_r, addr_tail_r, room_r,
-              tile_span_r, ub_more_r, acc_more_r, rows_r, ub_room_r, acc_room_r} = half_q;
+              tile_span_r, ub_more_r, acc_more_r} = half_q;
     end else begin : g_comb
       assign {instr_r, row_span_r, seg_span_r, rows_x_r, seg_row_r, addr_tail_r, room_r,
-              tile_span_r, ub_more_r, acc_more_r, rows_r, ub_room_r, acc_room_r} = half;
+              tile_span_r, ub_more_r, acc_more_r} = half;
       wire unused_clk = ^{clk_i, take_i};
     end
   endgenerate
@@ -120,7 +111,7 @@ module tpu_decode #(
   // Fields, widened to 37 bits so that no sum below can wrap. Counts are stored minus
   // one; the +1 is applied here.
   wire [36:0] ub       = {21'd0, instr_r[TPU_MMC_UB_LSB +: TPU_MMC_UB_W]};          // same place in rhm/whm/act
-  wire [36:0] rows     = {20'd0, rows_r};
+  wire [36:0] rows     = {21'd0, instr_r[TPU_MMC_ROWS_LSB +: TPU_MMC_ROWS_W]} + 37'd1;
   wire [36:0] acc      = {21'd0, instr_r[TPU_MMC_ACC_LSB +: TPU_MMC_ACC_W]};
   wire [36:0] seglen   = {31'd0, instr_r[TPU_RHM_SEGLEN_LSB +: TPU_RHM_SEGLEN_W]} + 37'd1;
   wire [36:0] segs     = {31'd0, instr_r[TPU_RHM_SEGS_LSB +: TPU_RHM_SEGS_W]} + 37'd1;
@@ -156,17 +147,8 @@ module tpu_decode #(
   wire [36:0] params_end = params + 37'd9;
   wire [36:0] act_end    = acc + rows_x;
   wire [36:0] whm_end    = ub + rows_x;
-  wire        unused_ends = ^{ub_end[36:HiBits], acc_end[36:HiBits], params_end[36:HiBits], act_end[36:HiBits],
-                              whm_end[36:HiBits]};
-  // The range checks: count > room (the ends above are not on their path).
-  wire        ub_neg     = ub_room_r[33], acc_neg = acc_room_r[33];
-  wire [36:0] ub_room    = {3'd0, ub_room_r}, acc_room = {3'd0, acc_room_r};
-  wire        ub_over    = ub_neg || rows > ub_room;                        // rhm, act
-  wire        whm_over   = ub_neg || rows_x > ub_room;
-  wire        mmc_ub_over  = ub_neg || rows + {17'd0, ub_more_r} > ub_room;   // every tile's rows
-  wire        mmc_acc_over = acc_neg || rows + {17'd0, acc_more_r} > acc_room;
-  wire        act_acc_over = acc_neg || rows_x > acc_room;
-  wire        params_over  = Ub < 37'd9 || params > Ub - 37'd9;  // (constant but for params)
+  wire [36:0] ub_all_end  = ub_end + {17'd0, ub_more_r};    // mmc: the last tile's rows
+  wire [36:0] acc_all_end = acc_end + {17'd0, acc_more_r};
 
   localparam integer UbRd = 0, UbWr = 1, AccRd = 2, AccWr = 3;
 
@@ -183,14 +165,14 @@ module tpu_decode #(
       TPU_OP_RHM: begin
         error_o = first_error(|(instr_r & TPU_RHM_RESERVED) || seglen > N || segs > N ||
                                   seg_row > N,
-                              ub_over, 1'b0, dram_out);
+                              ub_end > Ub, 1'b0, dram_out);
         unit_o = 2'd0;
         en_o[UbWr] = 1'b1;
         lo_o[AddrBits*UbWr +: AddrBits] = ub[AddrBits-1:0];
         hi_o[HiBits*UbWr +: HiBits]     = ub_end[HiBits-1:0];
       end
       TPU_OP_WHM: begin
-        error_o = first_error(|(instr_r & TPU_WHM_RESERVED) || len > N, whm_over, 1'b0,
+        error_o = first_error(|(instr_r & TPU_WHM_RESERVED) || len > N, whm_end > Ub, 1'b0,
                               dram_out);
         unit_o = 2'd3;
         en_o[UbRd] = 1'b1;
@@ -203,7 +185,8 @@ module tpu_decode #(
         unit_o = 2'd0;
       end
       TPU_OP_MMC: begin
-        error_o = first_error(|(instr_r & TPU_MMC_RESERVED), mmc_ub_over, mmc_acc_over, 1'b0);
+        error_o = first_error(|(instr_r & TPU_MMC_RESERVED), ub_all_end > Ub, acc_all_end > Acc,
+                              1'b0);
         unit_o = 2'd1;
         en_o[UbRd]  = 1'b1;
         en_o[AccWr] = 1'b1;
@@ -214,8 +197,8 @@ module tpu_decode #(
       end
       TPU_OP_ACT: begin
         error_o = first_error(|(instr_r & TPU_ACT_RESERVED),
-                              ub_over || params_over,
-                              act_acc_over, 1'b0);
+                              ub_end > Ub || params_end > Ub,
+                              act_end > Acc, 1'b0);
         unit_o = 2'd2;
         en_o = 4'b0111;  // reads parameters (UB) and accumulators, writes UB
         lo_o[AddrBits*UbRd +: AddrBits]  = params[AddrBits-1:0];
