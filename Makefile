@@ -12,7 +12,7 @@ FPGA_CONFIG ?=
 BIN     := $(BUILD)/bin
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo train bench wave regress coverage lint formal synth fpga prog fpga-report board-sim isa clean
+.PHONY: help deps build test demo train bench wave regress coverage lint formal synth fpga fpga-blocks prog fpga-report board-sim isa clean
 
 help: ## list the targets
 	@echo "Tessera targets:"
@@ -72,6 +72,10 @@ synth: deps ## synthesize tpu_core with Yosys (N = 4 and 8): no latches, loops o
 fpga: ## bitstream and resource/Fmax report for BOARD=icebreaker|ulx3s [FPGA_CONFIG=configs/...]
 	@scripts/deps.sh fpga $(BUILD)
 	YOWASP=$(BUILD)/yowasp/bin scripts/fpga.sh $(BOARD) $(BUILD)/fpga/$(BOARD) $(FPGA_CONFIG)
+
+fpga-blocks: ## each unit of the full core placed and routed alone on the ECP5: Fmax per unit [FPGA_CONFIG=configs/ulx3s_n4.yaml]
+	@scripts/deps.sh fpga $(BUILD)
+	YOWASP=$(BUILD)/yowasp/bin scripts/fpga-blocks.sh $(BUILD)/fpga-blocks $(or $(FPGA_CONFIG),configs/ulx3s_n4.yaml)
 
 prog: ## program BOARD with the bitstream make fpga built (prints the command it runs)
 	@scripts/prog.sh $(BOARD) $(BUILD)/fpga/$(BOARD)
