@@ -145,8 +145,10 @@ module tpu_decode #(
   wire [36:0] ub_end     = ub + rows;
   wire [36:0] acc_end    = acc + rows;
   wire [36:0] params_end = params + 37'd9;
-  wire [36:0] act_end    = acc + rows_x;
-  wire [36:0] whm_end    = ub + rows_x;
+  // act: its accumulator rows' end; whm: its UB rows' end (one adder, one comparison)
+  wire        x_whm      = op == TPU_OP_WHM;
+  wire [36:0] x_end      = (x_whm ? ub : acc) + rows_x;
+  wire        x_over     = x_end > (x_whm ? Ub : Acc);
   wire [36:0] ub_all_end  = ub_end + {17'd0, ub_more_r};    // mmc: the last tile's rows
   wire [36:0] acc_all_end = acc_end + {17'd0, acc_more_r};
 
@@ -172,12 +174,12 @@ module tpu_decode #(
         hi_o[HiBits*UbWr +: HiBits]     = ub_end[HiBits-1:0];
       end
       TPU_OP_WHM: begin
-        error_o = first_error(|(instr_r & TPU_WHM_RESERVED) || len > N, whm_end > Ub, 1'b0,
+        error_o = first_error(|(instr_r & TPU_WHM_RESERVED) || len > N, x_over, 1'b0,
                               dram_out);
         unit_o = 2'd3;
         en_o[UbRd] = 1'b1;
         lo_o[AddrBits*UbRd +: AddrBits] = ub[AddrBits-1:0];
-        hi_o[HiBits*UbRd +: HiBits]     = whm_end[HiBits-1:0];
+        hi_o[HiBits*UbRd +: HiBits]     = x_end[HiBits-1:0];
       end
       TPU_OP_RW: begin
         error_o = first_error(|(instr_r & TPU_RW_RESERVED) || k > N || n > N, 1'b0, 1'b0,
@@ -198,7 +200,7 @@ module tpu_decode #(
       TPU_OP_ACT: begin
         error_o = first_error(|(instr_r & TPU_ACT_RESERVED),
                               ub_end > Ub || params_end > Ub,
-                              act_end > Acc, 1'b0);
+                              x_over, 1'b0);
         unit_o = 2'd2;
         en_o = 4'b0111;  // reads parameters (UB) and accumulators, writes UB
         lo_o[AddrBits*UbRd +: AddrBits]  = params[AddrBits-1:0];
@@ -206,7 +208,7 @@ module tpu_decode #(
         lo_o[AddrBits*UbWr +: AddrBits]  = ub[AddrBits-1:0];
         hi_o[HiBits*UbWr +: HiBits]      = ub_end[HiBits-1:0];
         lo_o[AddrBits*AccRd +: AddrBits] = acc[AddrBits-1:0];
-        hi_o[HiBits*AccRd +: HiBits]     = act_end[HiBits-1:0];
+        hi_o[HiBits*AccRd +: HiBits]     = x_end[HiBits-1:0];
       end
       default: error_o = TPU_ERR_ILLEGAL;
     endcase
