@@ -372,7 +372,11 @@ module tpu_small_core #(
   wire [3:0] tiles_m1   = op == TPU_OP_RW  ? instr_q[TPU_RW_TILES_LSB +: 4] :
                           op == TPU_OP_MMC ? instr_q[TPU_MMC_TILES_LSB +: 4] : 4'd0;
   wire       more_tiles = tiles_m1 != 4'd0;
-  wire       next_tile  = retire && more_tiles;
+  // A whm of several groups runs the same way, a group at a time (after each the
+  // register holds the next: its UB rows and address, one group fewer); it retires, or
+  // faults for a bus error met in any group, after the last.
+  wire       next_group = st_q == SWhmWr && bus_done && j_q == f_len_m1 && last_row && f_groups_m1 != 6'd0;
+  wire       next_tile  = (retire && more_tiles) || next_group;
   reg        later_tile_q;  // the register holds a tile after the first (not counted again)
   wire halting   = decode_ok && op == TPU_OP_HALT;
   wire begin_run = st_q == SIdle && start_pending_q;
@@ -461,12 +465,17 @@ module tpu_small_core #(
     if (begin_run || next_instr) later_tile_q <= 1'b0;
     if (next_tile) begin
       later_tile_q <= 1'b1;
-      if (op == TPU_OP_RW) begin
-        instr_q[TPU_RW_TILES_LSB +: 4]  <= tiles_m1 - 4'd1;
-        instr_q[TPU_RW_ADDR_LSB +: 32]  <= f_addr + instr_q[TPU_RW_TSTRIDE_LSB +: 32];
-      end else begin
+      // (rw's address and whm's share an adder, as do mmc's and whm's UB row)
+      if (op == TPU_OP_RW || op == TPU_OP_WHM)
+        instr_q[TPU_RW_ADDR_LSB +: 32] <= f_addr + (op == TPU_OP_WHM ? {16'd0, f_gstride}
+                                                                    : instr_q[TPU_RW_TSTRIDE_LSB +: 32]);
+      if (op == TPU_OP_MMC || op == TPU_OP_WHM)
+        instr_q[TPU_MMC_UB_LSB +: 16] <= f_ub + (op == TPU_OP_WHM ? f_rows_m1 + 16'd1
+                                                                  : instr_q[TPU_MMC_UBSTRIDE_LSB +: 16]);
+      if (op == TPU_OP_RW)  instr_q[TPU_RW_TILES_LSB +: 4] <= tiles_m1 - 4'd1;
+      if (op == TPU_OP_WHM) instr_q[TPU_WHM_GROUPS_LSB +: 6] <= f_groups_m1 - 6'd1;
+      if (op == TPU_OP_MMC) begin
         instr_q[TPU_MMC_TILES_LSB +: 4] <= tiles_m1 - 4'd1;
-        instr_q[TPU_MMC_UB_LSB +: 16]   <= f_ub + instr_q[TPU_MMC_UBSTRIDE_LSB +: 16];
         instr_q[TPU_MMC_ACC_LSB +: 16]  <= f_acc + instr_q[TPU_MMC_ACCSTRIDE_LSB +: 16];
       end
     end
@@ -480,7 +489,7 @@ module tpu_small_core #(
         row_addr_q   <= f_addr;
         seg_addr_q   <= f_addr;
         row_q        <= {N*8{1'b0}};
-        sticky_err_q <= 1'b0;
+        if (!later_tile_q) sticky_err_q <= 1'b0;  // (a whm's later group keeps it)
         if (decode_ok && op == TPU_OP_MMC && sw) begin
           active_q     <= head_q;
           head_q       <= head_next;
@@ -513,15 +522,7 @@ module tpu_small_core #(
       end
       SWhmWr: if (bus_done) begin
         if (bus_err) sticky_err_q <= 1'b1;
-        if (j_q == f_len_m1 && last_row && f_groups_m1 != 6'd0) begin
-          // the next group: the register holds it as a whm of one group fewer
-          r_q <= 16'd0;
-          instr_q[TPU_WHM_GROUPS_LSB +: 6] <= f_groups_m1 - 6'd1;
-          instr_q[TPU_WHM_UB_LSB +: 16]    <= f_ub + f_rows_m1 + 16'd1;
-          instr_q[TPU_WHM_ADDR_LSB +: 32]  <= f_addr + {16'd0, f_gstride};
-          row_addr_q <= f_addr + {16'd0, f_gstride};
-          seg_addr_q <= f_addr + {16'd0, f_gstride};
-        end else if (j_q == f_len_m1) begin
+        if (j_q == f_len_m1) begin
           r_q        <= r_q + 16'd1;
           row_addr_q <= row_addr_q + {16'd0, f_stride};
           seg_addr_q <= row_addr_q + {16'd0, f_stride};
