@@ -143,10 +143,10 @@ class Generator {
     in.relu = chance(0.5);
     return in;
   }
-  Instr random_whm() {
+  Instr random_whm(double grouped = 0.25) {
     Instr in = op(Opcode::WHM);
     // now and then several groups: one after the other, or interleaved row by row
-    in.groups = chance(0.25) ? (chance(0.9) ? pick(2, 8) : pick(9, 64)) : 1;
+    in.groups = chance(grouped) ? (chance(0.9) ? pick(2, 8) : pick(9, 64)) : 1;
     in.rows = std::max<int64_t>(1, rows(ub_win_ / in.groups));
     in.len = pick(1, int(n_));
     in.stride = pick(int(in.len), 96);
@@ -244,8 +244,8 @@ class Generator {
           const uint32_t at = uint32_t(p_.words.size()) * kInstrBytes;
           p_.bus_errors.push_back({at & ~63u, (at & ~63u) + 64});
           random_instr();
-        } else if (kind == 3) {
-          Instr in = random_whm();
+        } else if (kind == 3) {  // (on its first row: with several groups, the later ones are still written)
+          Instr in = random_whm(0.5);
           const uint64_t a = (in.addr + in.len - 1) & ~63u;
           p_.bus_errors.push_back({uint32_t(a), uint32_t(a + 64)});
           emit(in);
