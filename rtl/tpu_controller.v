@@ -2,14 +2,15 @@
 // The controller: run state, decode and in-order issue into the per-unit queues,
 // the interlock scoreboard, error collection, memory scrubbing and the counters.
 //
-// Issue: the instruction at the head of the fetch buffer is decoded in two registered
-// halves (products and device-memory room, then sums, checks and ranges: neither is
-// on the path through the scoreboard) and checked from the decode register (fetch
-// faults, static checks, then the weight-FIFO rule, which depends only on program
-// order). A unit instruction issues when the scoreboard finds no RAW, WAR or
-// WAW clash with another unit's in-flight instruction and its queue has room. An `rhm`
-// or `rw` waits until older `whm`s whose bytes it may read are done, so that it reads
-// what they wrote (tpu_whm_ranges: the byte range of each `whm` in flight).
+// Issue: the instruction at the head of the fetch buffer is registered, decoded in
+// three registered parts (tpu_decode), queued, split into its tiles (the next register,
+// where the scoreboard compares it with the instructions in flight, a cycle ahead) and
+// checked from the decode register (fetch faults, static checks, then the weight-FIFO
+// rule, which depends only on program order). A unit instruction issues when the
+// scoreboard found no RAW, WAR or WAW clash with another unit's in-flight instruction
+// and its queue has room. An `rhm` or `rw` waits until older `whm`s whose bytes it may
+// read are done, so that it reads what they wrote (the scoreboard keeps the byte range
+// of each `whm` in flight).
 // A `whm` issues without waiting for older `rhm`, `rw` and `act`, but the DMA-out unit
 // holds it (`whm_hold_o`) until those that were in flight when it issued (its fence)
 // have retired (an `act`: passed its parameter check), so device memory is never
@@ -108,6 +109,7 @@ module tpu_controller #(
   localparam integer ScrubBits = AddrBits;
   localparam integer TileBits  = $clog2(WfifoDepth + 1);
   localparam integer HiBits    = AddrBits + 1;
+  localparam integer MemBits   = $clog2(DramBytes);   // device-memory byte addresses
   localparam integer UbRd = 0, UbWr = 1, AccWr = 3;  // scoreboard range order {acc_wr, acc_rd, ub_wr, ub_rd}
   localparam integer Macs      = ArraySize * ArraySize;
 
@@ -128,66 +130,130 @@ module tpu_controller #(
   reg                  has_active_q;
 
   wire running = state_q == TPU_STATE_RUNNING;
+  wire begin_run = start_pending_q && !scrub_q && !running;
 
-  // Decode of the head instruction.
-  wire [3:0]                op, dec_err;
-  wire [1:0]                unit;
-  wire [3:0]                en;
-  wire [4*AddrBits-1:0]     lo;
-  wire [4*(AddrBits+1)-1:0] hi;
-  wire [31:0]               mem_lo;
-  wire [32:0]               mem_hi;
-  // Decode: two stages. The fetch buffer's head goes into the decoder's own register
-  // (P: its products and device-memory room), and from there, decoded, into the decode
-  // register (D), from which issue works; each stage is a cycle of carry chains.
-  wire [127:0]              p_instr;
-  wire [3:0]                f_op, f_dec_err;
-  wire [1:0]                f_unit;
-  wire [3:0]                f_en;
-  wire [4*AddrBits-1:0]     f_lo;
-  wire [4*(AddrBits+1)-1:0] f_hi;
-  wire [31:0]               f_mem_lo;
-  wire [32:0]               f_mem_hi;
-  wire                      p_take;
+  // ---- front end: fetch register, decode, decoded queue, next and decode registers -----
+  // The fetch buffer's head is registered (R), decoded in three parts with a register
+  // after the first two (tpu_decode: products, sums, comparisons), and pushed into the
+  // decoded queue; its head moves on through the next register (N: tiles, and the
+  // interlock's comparisons) into the decode register (D), from which issue works.
+  // R and the decoder never stall: an instruction enters R only with a credit, a free
+  // queue entry not yet spoken for, so no chain of ready signals runs from issue back
+  // to the fetch buffer (issue -> D -> N -> the queue's head only).
+  localparam integer DqDepth = 4;
+  localparam integer CreditBits = $clog2(DqDepth + 1);
+  wire flow  = running && !stopping_q;
+  wire flush = !rst_ni || begin_run || (running && stopping_q);
+  reg  [CreditBits-1:0] credit_q;
+  wire                  r_take = flow && f_valid_i && credit_q != {CreditBits{1'b0}};
+  reg                   r_valid_q;
+  reg  [127:0]          r_instr_q;
+  reg  [35:0]           r_side_q;   // pc and fetch fault
+  always @(posedge clk_i) begin
+    r_valid_q <= !flush && r_take;
+    r_instr_q <= f_instr_i;
+    r_side_q  <= {f_pc_i, f_fault_i};
+  end
+
+  wire [127:0]              s_instr;
+  wire [3:0]                s_op, s_dec_err;
+  wire [1:0]                s_unit;
+  wire [3:0]                s_en;
+  wire [4*AddrBits-1:0]     s_lo;
+  wire [4*(AddrBits+1)-1:0] s_hi;
+  wire [31:0]               s_mem_lo;
+  wire [32:0]               s_mem_hi;
   tpu_decode #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
                .DramBytes(DramBytes), .AddrBits(AddrBits), .Registered(1)) u_decode (
-      .clk_i, .take_i(p_take), .instr_i(f_instr_i), .instr_o(p_instr),
-      .op_o(f_op), .error_o(f_dec_err), .unit_o(f_unit), .en_o(f_en),
-      .lo_o(f_lo), .hi_o(f_hi), .mem_lo_o(f_mem_lo), .mem_hi_o(f_mem_hi));
-  reg                  p_valid_q;
-  reg  [31:0]          p_pc_q;
-  reg  [3:0]           p_fault_q;
+      .clk_i, .instr_i(r_instr_q), .instr_o(s_instr),
+      .op_o(s_op), .error_o(s_dec_err), .unit_o(s_unit), .en_o(s_en),
+      .lo_o(s_lo), .hi_o(s_hi), .mem_lo_o(s_mem_lo), .mem_hi_o(s_mem_hi));
+  wire        s_valid;
+  wire [35:0] s_side;
+  tpu_delay #(.Width(1), .Delay(2), .Reset(1)) u_valid_pipe (
+      .clk_i, .rst_ni(!flush), .d_i(r_valid_q), .q_o(s_valid));
+  tpu_delay #(.Width(36), .Delay(2)) u_side_pipe (
+      .clk_i, .rst_ni, .d_i(r_side_q), .q_o(s_side));
+  // the static error: the fetch fault, else the decoder's
+  wire       unused_s_op = ^{s_op, s_mem_lo, s_mem_hi};   // (the instruction's own bits; above MemBits)
+  wire [3:0] s_err = s_side[3:0] != TPU_ERR_NONE ? s_side[3:0] : s_dec_err;
 
-  // the decode register: the instruction, its pc and fetch fault, and the decoder's results
-  localparam integer DecWidth = 4 + 4 + 2 + 4 + 32 + 33;
-  reg                  d_valid_q;
-  reg  [127:0]         d_instr_q;
-  reg  [31:0]          d_pc_q;
-  reg  [3:0]           d_fault_q;
-  reg  [DecWidth-1:0]  d_dec_q;
-  reg  [4*AddrBits-1:0]     d_lo_q;
-  reg  [4*(AddrBits+1)-1:0] d_hi_q;
-  assign {op, dec_err, unit, en, mem_lo, mem_hi} = d_dec_q;
-  assign lo = d_lo_q;
-  assign hi = d_hi_q;
-  // An rw or mmc of several tiles issues as that many instructions, one a cycle at the
-  // earliest, each with its tile's address or rows; they carry the tile's index in the
-  // pc's low bits (instructions are 16-byte aligned), so the units drop the tiles after
-  // a faulting one as younger, and the architectural pc and counters ignore them.
-  // (decode checked the ranges of every tile; the weight-FIFO rule is applied per tile)
-  reg  [3:0]           d_left_q;     // tiles after the one the register holds
-  reg  [31:0]          d_tstride_q;  // rw: device bytes to the next tile
-  reg  [15:0]          d_ubs_q, d_accs_q;  // mmc: rows to the next tile's input and output
-  wire                 d_last = d_left_q == 4'd0;
-  wire                 p_rw   = p_instr[3:0] == TPU_OP_RW;
-  wire                 p_mmc  = p_instr[3:0] == TPU_OP_MMC;
+  // The decoded queue. An entry: the instruction, its pc, static error, unit and ranges.
+  localparam integer DqBits = 128 + 32 + 4 + 2 + 4 + 4 * AddrBits + 4 * (AddrBits + 1) + 2 * MemBits + 1;
+  wire              h_valid;
+  wire [DqBits-1:0] h_data;
+  wire              n_take, d_take;
+  wire [CreditBits-1:0] unused_dq_count;
+  wire                  unused_dq_ready;   // (credits keep it from filling up)
+  tpu_fifo #(.Width(DqBits), .Depth(DqDepth)) u_decoded (
+      .clk_i, .rst_ni, .clear_i(flush),
+      .in_valid_i(s_valid), .in_ready_o(unused_dq_ready), .in_data_i({s_instr, s_side[35:4], s_err, s_unit,
+                                                        s_en, s_lo, s_hi, s_mem_lo[MemBits-1:0],
+                                                        s_mem_hi[MemBits:0]}),
+      .out_valid_o(h_valid), .out_ready_i(n_take), .out_data_o(h_data),
+      .count_o(unused_dq_count));
+  wire [127:0]              h_instr;
+  wire [31:0]               h_pc;
+  wire [3:0]                h_err;
+  wire [1:0]                h_unit;
+  wire [3:0]                h_en;
+  wire [4*AddrBits-1:0]     h_lo;
+  wire [4*(AddrBits+1)-1:0] h_hi;
+  wire [MemBits-1:0]        h_mem_lo;
+  wire [MemBits:0]          h_mem_hi;
+  assign {h_instr, h_pc, h_err, h_unit, h_en, h_lo, h_hi, h_mem_lo, h_mem_hi} = h_data;
+  always @(posedge clk_i) begin
+    if (flush) credit_q <= DqDepth[CreditBits-1:0];
+    else       credit_q <= credit_q - {{(CreditBits-1){1'b0}}, r_take} + {{(CreditBits-1){1'b0}}, n_take};
+  end
+
+  // The next register (N): the queue's head, split into its tiles. An rw or mmc of
+  // several tiles leaves N as that many instructions, one per cycle at most, each with
+  // its tile's address or rows (N advances by the instruction's strides as a tile
+  // moves on); they carry the tile's index in the pc's low bits (instructions are
+  // 16-byte aligned), so the units drop the tiles after a faulting one as younger, and
+  // the architectural pc and counters ignore them. (decode checked the ranges of every
+  // tile; the weight-FIFO rule is applied per tile.) The scoreboard compares N with
+  // the slots in flight, a cycle before it can issue.
+  reg                       n_valid_q;
+  reg  [127:0]              n_instr_q;
+  reg  [31:0]               n_pc_q;
+  reg  [3:0]                n_err_q;   // fetch fault or static check
+  reg  [1:0]                n_unit_q;
+  reg  [3:0]                n_en_q;
+  reg  [4*AddrBits-1:0]     n_lo_q;
+  reg  [4*(AddrBits+1)-1:0] n_hi_q;
+  reg  [MemBits-1:0]        n_mem_lo_q;
+  reg  [MemBits:0]          n_mem_hi_q;
+  reg  [3:0]                n_left_q;     // tiles after the one N describes
+  wire [3:0]  n_op   = n_instr_q[3:0];
+  wire        n_last = n_left_q == 4'd0;
+  wire [31:0] n_tstride = n_instr_q[TPU_RW_TSTRIDE_LSB +: 32];     // rw: device bytes to the next tile
+  wire [15:0] n_ubs     = n_instr_q[TPU_MMC_UBSTRIDE_LSB +: 16];   // mmc: rows to the next tile's input
+  wire [15:0] n_accs    = n_instr_q[TPU_MMC_ACCSTRIDE_LSB +: 16];  // ... and output
+  wire [3:0]  h_op  = h_instr[3:0];
   // the units see one tile: the tiles fields read as zero (they share bits with fields of
   // other opcodes that the units decode without looking at the opcode)
-  wire [127:0] tiles_bits = p_rw  ? (({{124{1'b0}}, 4'hf} << TPU_RW_TILES_LSB) |
-                                     ({{96{1'b0}}, 32'hffffffff} << TPU_RW_TSTRIDE_LSB)) :
-                            p_mmc ? (({{124{1'b0}}, 4'hf} << TPU_MMC_TILES_LSB) |
-                                     ({{112{1'b0}}, 16'hffff} << TPU_MMC_UBSTRIDE_LSB) |
-                                     ({{112{1'b0}}, 16'hffff} << TPU_MMC_ACCSTRIDE_LSB)) : 128'd0;
+  wire [127:0] tiles_bits = n_op == TPU_OP_RW  ? (({{124{1'b0}}, 4'hf} << TPU_RW_TILES_LSB) |
+                                                  ({{96{1'b0}}, 32'hffffffff} << TPU_RW_TSTRIDE_LSB)) :
+                            n_op == TPU_OP_MMC ? (({{124{1'b0}}, 4'hf} << TPU_MMC_TILES_LSB) |
+                                                  ({{112{1'b0}}, 16'hffff} << TPU_MMC_UBSTRIDE_LSB) |
+                                                  ({{112{1'b0}}, 16'hffff} << TPU_MMC_ACCSTRIDE_LSB)) : 128'd0;
+
+  // The decode register (D): the instruction (one tile) at the head of issue.
+  reg                       d_valid_q;
+  reg  [127:0]              d_instr_q;
+  reg  [31:0]               d_pc_q;
+  reg  [3:0]                d_err_q;
+  reg  [1:0]                d_unit_q;
+  reg  [3:0]                d_en_q;
+  reg  [4*AddrBits-1:0]     d_lo_q;
+  reg  [4*(AddrBits+1)-1:0] d_hi_q;
+  reg  [MemBits-1:0]        d_mem_lo_q;
+  reg  [MemBits:0]          d_mem_hi_q;
+  reg                       d_last_q;  // the instruction's last tile (or only one)
+  wire [3:0] op   = d_instr_q[3:0];
+  wire [1:0] unit = d_unit_q;
 
   wire sw = d_instr_q[TPU_MMC_SWITCH_LSB];
   reg [3:0] wf_err;
@@ -197,45 +263,104 @@ module tpu_controller #(
     if (op == TPU_OP_MMC && (sw ? tiles_q == {TileBits{1'b0}} : !has_active_q))
       wf_err = TPU_ERR_WEIGHT_FIFO;
   end
-  wire [3:0] head_err = d_fault_q != TPU_ERR_NONE ? d_fault_q :
-                        dec_err != TPU_ERR_NONE   ? dec_err : wf_err;
+  wire [3:0] head_err = d_err_q != TPU_ERR_NONE ? d_err_q : wf_err;
 
-  wire head      = running && !stopping_q && d_valid_q;
+  wire head      = flow && d_valid_q;
   wire bad       = head && head_err != TPU_ERR_NONE;
   wire is_unit   = op == TPU_OP_RHM || op == TPU_OP_WHM || op == TPU_OP_RW ||
                    op == TPU_OP_MMC || op == TPU_OP_ACT;
   wire sb_ready, sb_busy;
   wire [SlotBits-1:0] sb_slot;
   wire [Slots-1:0] sb_may_fault;
-  // Device-memory order: an rhm or rw waits until older whm writes to bytes it reads
-  // have landed (tpu_whm_ranges: each whm's range until it retires). (A whm's own wait
-  // for older instructions is its fence, below.)
-  wire        overlap;
-  wire order_ok  = (op == TPU_OP_RHM || op == TPU_OP_RW) ? !overlap : 1'b1;
   wire cand      = head && !bad && is_unit;
-  wire issue     = cand && sb_ready && q_ready_i[unit] && order_ok;
+  wire issue     = cand && sb_ready && q_ready_i[unit];
   wire waits_all = op == TPU_OP_SYNC || op == TPU_OP_HALT;
   wire retire_now = head && !bad && !is_unit && (!waits_all || !sb_busy);
-  wire pop       = (issue && d_last) || retire_now;
-  wire next_tile = issue && !d_last;
+  wire pop       = issue || retire_now;
   wire halting   = retire_now && op == TPU_OP_HALT;
+  assign d_take  = flow && n_valid_q && (!d_valid_q || pop);
+  assign n_take  = flow && h_valid && (!n_valid_q || (d_take && n_last));
 
-  tpu_scoreboard #(.Slots(Slots), .AddrBits(AddrBits)) u_scoreboard (
-      .clk_i, .rst_ni, .cand_valid_i(issue), .cand_unit_i(unit), .cand_en_i(en),
-      .cand_lo_i(lo), .cand_hi_i(hi), .cand_ready_o(sb_ready), .cand_slot_o(sb_slot),
+  always @(posedge clk_i) begin
+    if (flush) begin
+      n_valid_q <= 1'b0;
+      d_valid_q <= 1'b0;
+    end else begin
+      if (n_take)      n_valid_q <= 1'b1;
+      else if (d_take && n_last) n_valid_q <= 1'b0;
+      if (d_take)      d_valid_q <= 1'b1;
+      else if (pop)    d_valid_q <= 1'b0;
+    end
+  end
+  always @(posedge clk_i) begin
+    if (n_take) begin
+      n_instr_q  <= h_instr;
+      n_pc_q     <= h_pc;
+      n_err_q    <= h_err;
+      n_unit_q   <= h_unit;
+      n_en_q     <= h_en;
+      n_lo_q     <= h_lo;
+      n_hi_q     <= h_hi;
+      n_mem_lo_q <= h_mem_lo;
+      n_mem_hi_q <= h_mem_hi;
+      n_left_q   <= h_op == TPU_OP_RW  ? h_instr[TPU_RW_TILES_LSB +: 4] :
+                    h_op == TPU_OP_MMC ? h_instr[TPU_MMC_TILES_LSB +: 4] : 4'd0;
+    end else if (d_take) begin  // (and not the last tile: the next one)
+      n_left_q      <= n_left_q - 4'd1;
+      n_pc_q[3:0]   <= n_pc_q[3:0] + 4'd1;
+      if (n_op == TPU_OP_RW)
+        n_instr_q[TPU_RW_ADDR_LSB +: 32] <= n_instr_q[TPU_RW_ADDR_LSB +: 32] + n_tstride;
+      if (n_op == TPU_OP_MMC) begin
+        n_instr_q[TPU_MMC_UB_LSB +: 16]  <= n_instr_q[TPU_MMC_UB_LSB +: 16] + n_ubs;
+        n_instr_q[TPU_MMC_ACC_LSB +: 16] <= n_instr_q[TPU_MMC_ACC_LSB +: 16] + n_accs;
+        n_lo_q[AddrBits*UbRd +: AddrBits]  <= n_lo_q[AddrBits*UbRd +: AddrBits] + n_ubs[AddrBits-1:0];
+        n_hi_q[HiBits*UbRd +: HiBits]      <= n_hi_q[HiBits*UbRd +: HiBits] + {1'b0, n_ubs[AddrBits-1:0]};
+        n_lo_q[AddrBits*AccWr +: AddrBits] <= n_lo_q[AddrBits*AccWr +: AddrBits] + n_accs[AddrBits-1:0];
+        n_hi_q[HiBits*AccWr +: HiBits]     <= n_hi_q[HiBits*AccWr +: HiBits] + {1'b0, n_accs[AddrBits-1:0]};
+      end
+    end
+  end
+  always @(posedge clk_i) begin
+    if (d_take) begin
+      d_instr_q  <= n_instr_q & ~tiles_bits;
+      d_pc_q     <= n_pc_q;
+      d_err_q    <= n_err_q;
+      d_unit_q   <= n_unit_q;
+      d_en_q     <= n_en_q;
+      d_lo_q     <= n_lo_q;
+      d_hi_q     <= n_hi_q;
+      d_mem_lo_q <= n_mem_lo_q;
+      d_mem_hi_q <= n_mem_hi_q;
+      d_last_q   <= n_last;
+    end
+  end
+
+  // The interlock, a cycle ahead: N is compared with the slots in flight while the
+  // instruction before it waits in D. Device-memory order is part of it: an rhm or rw
+  // waits until older whm writes to bytes it reads have landed (a whm's own wait for
+  // older instructions is its fence, below). Only legal instructions issue, so their
+  // device-memory ranges lie below DramBytes: MemBits bits.
+  tpu_scoreboard #(.Slots(Slots), .AddrBits(AddrBits), .MemBits(MemBits)) u_scoreboard (
+      .clk_i, .rst_ni,
+      .nxt_unit_i(n_unit_q), .nxt_en_i(n_en_q), .nxt_lo_i(n_lo_q), .nxt_hi_i(n_hi_q),
+      .nxt_mem_lo_i(n_mem_lo_q), .nxt_mem_hi_i(n_mem_hi_q), .load_i(d_take),
+      .cand_valid_i(issue), .cand_unit_i(unit), .cand_en_i(d_en_q), .cand_lo_i(d_lo_q),
+      .cand_hi_i(d_hi_q), .cand_mem_lo_i(d_mem_lo_q), .cand_mem_hi_i(d_mem_hi_q),
+      .cand_ready_o(sb_ready), .cand_slot_o(sb_slot),
       .retire_i(retire_i), .busy_o(sb_busy), .may_fault_o(sb_may_fault));
+  wire [3:0] en = d_en_q;
 
   // Chaining: accumulator rows of the mmcs in flight, UB rows of the acts.
   tpu_chain_track #(.Slots(Slots), .AddrBits(AccBits)) u_chain_acc (
       .clk_i, .rst_ni, .take_i(issue), .take_slot_i(sb_slot),
-      .take_tracked_i(unit == 2'd1 && en[AccWr]), .take_lo_i(lo[AddrBits*AccWr +: AccBits]),
-      .take_hi_i(hi[HiBits*AccWr +: AccBits+1]), .retire_i(retire_i),
+      .take_tracked_i(unit == 2'd1 && en[AccWr]), .take_lo_i(d_lo_q[AddrBits*AccWr +: AccBits]),
+      .take_hi_i(d_hi_q[HiBits*AccWr +: AccBits+1]), .retire_i(retire_i),
       .wr_valid_i(accw_valid_i), .wr_slot_i(accw_slot_i), .wr_addr_i(accw_addr_i),
       .chk_addr_i(acc_chk_i), .pending_o(acc_wait_o));
   tpu_chain_track #(.Slots(Slots), .AddrBits(UbBits)) u_chain_ub (
       .clk_i, .rst_ni, .take_i(issue), .take_slot_i(sb_slot),
-      .take_tracked_i(unit == 2'd2 && en[UbWr]), .take_lo_i(lo[AddrBits*UbWr +: UbBits]),
-      .take_hi_i(hi[HiBits*UbWr +: UbBits+1]), .retire_i(retire_i),
+      .take_tracked_i(unit == 2'd2 && en[UbWr]), .take_lo_i(d_lo_q[AddrBits*UbWr +: UbBits]),
+      .take_hi_i(d_hi_q[HiBits*UbWr +: UbBits+1]), .retire_i(retire_i),
       .wr_valid_i(ubw_valid_i), .wr_slot_i(ubw_slot_i), .wr_addr_i(ubw_addr_i),
       .chk_addr_i(ub_chk_i), .pending_o(ub_wait_o));
 
@@ -249,7 +374,6 @@ module tpu_controller #(
       .pc_i({fault_pc_i, d_pc_q, err_pc_q}), .any_o(f_any), .code_o(f_code), .pc_o(f_pc));
 
   wire drained = running && stopping_q && !sb_busy && !fetch_busy_i && &unit_idle_i;
-  wire begin_run = start_pending_q && !scrub_q && !running;
   localparam integer ScrubRows = (UbRows > AccRows) ? UbRows : AccRows;
   wire [ScrubBits:0] scrub_rows = ScrubRows[ScrubBits:0];
 
@@ -305,61 +429,7 @@ module tpu_controller #(
     end
   end
 
-  // Each decode stage takes from the one before when it is empty or its instruction
-  // moves on; both are emptied when a run begins and while the run stops.
-  wire flow   = running && !stopping_q;
-  wire d_take = flow && p_valid_q && (!d_valid_q || pop);
-  assign p_take = flow && f_valid_i && (!p_valid_q || d_take);
-  always @(posedge clk_i) begin
-    if (!rst_ni || begin_run || (running && stopping_q)) begin
-      p_valid_q <= 1'b0;
-      d_valid_q <= 1'b0;
-    end else begin
-      if (p_take)      p_valid_q <= 1'b1;
-      else if (d_take) p_valid_q <= 1'b0;
-      if (d_take)      d_valid_q <= 1'b1;
-      else if (pop)    d_valid_q <= 1'b0;
-    end
-  end
-  always @(posedge clk_i) begin
-    if (p_take) begin
-      p_pc_q     <= f_pc_i;
-      p_fault_q  <= f_fault_i;
-    end
-    if (d_take) begin
-      d_instr_q  <= p_instr & ~tiles_bits;
-      d_pc_q     <= p_pc_q;
-      d_fault_q  <= p_fault_q;
-      d_dec_q    <= {f_op, f_dec_err, f_unit, f_en, f_mem_lo, f_mem_hi};
-      d_lo_q     <= f_lo;
-      d_hi_q     <= f_hi;
-      d_left_q   <= p_rw  ? p_instr[TPU_RW_TILES_LSB +: 4] :
-                    p_mmc ? p_instr[TPU_MMC_TILES_LSB +: 4] : 4'd0;
-      d_tstride_q <= p_instr[TPU_RW_TSTRIDE_LSB +: 32];
-      d_ubs_q     <= p_instr[TPU_MMC_UBSTRIDE_LSB +: 16];
-      d_accs_q    <= p_instr[TPU_MMC_ACCSTRIDE_LSB +: 16];
-    end else if (next_tile) begin
-      d_left_q      <= d_left_q - 4'd1;
-      d_pc_q[3:0]   <= d_pc_q[3:0] + 4'd1;
-      if (op == TPU_OP_RW)
-        d_instr_q[TPU_RW_ADDR_LSB +: 32] <= d_instr_q[TPU_RW_ADDR_LSB +: 32] + d_tstride_q;
-      if (op == TPU_OP_MMC) begin
-        d_instr_q[TPU_MMC_UB_LSB +: 16]  <= d_instr_q[TPU_MMC_UB_LSB +: 16] + d_ubs_q;
-        d_instr_q[TPU_MMC_ACC_LSB +: 16] <= d_instr_q[TPU_MMC_ACC_LSB +: 16] + d_accs_q;
-        d_lo_q[AddrBits*UbRd +: AddrBits]  <= d_lo_q[AddrBits*UbRd +: AddrBits] + d_ubs_q[AddrBits-1:0];
-        d_hi_q[HiBits*UbRd +: HiBits]      <= d_hi_q[HiBits*UbRd +: HiBits] + {1'b0, d_ubs_q[AddrBits-1:0]};
-        d_lo_q[AddrBits*AccWr +: AddrBits] <= d_lo_q[AddrBits*AccWr +: AddrBits] + d_accs_q[AddrBits-1:0];
-        d_hi_q[HiBits*AccWr +: HiBits]     <= d_hi_q[HiBits*AccWr +: HiBits] + {1'b0, d_accs_q[AddrBits-1:0]};
-      end
-    end
-  end
-
   wire whm_issue = issue && op == TPU_OP_WHM;
-  tpu_whm_ranges #(.Slots(Slots)) u_whm_ranges (
-      .clk_i, .rst_ni, .take_i(whm_issue), .take_slot_i(sb_slot),
-      .take_lo_i(mem_lo), .take_hi_i(mem_hi), .retire_i(retire_i),
-      .chk_lo_i(mem_lo), .chk_hi_i(mem_hi), .overlap_o(overlap));
-
   // Each whm's fence: the DMA-in and activation instructions in flight when it issued
   // (all older than it), each forgotten as it retires (an activation: once past its
   // parameter check, the only place it can fault; checked_q remembers that per slot).
@@ -392,7 +462,7 @@ module tpu_controller #(
   // Counters: cleared when a run starts, counting while it runs.
   wire [63:0] ev [0:Counters-1];
   assign ev[CCycles] = {63'd0, running};
-  assign ev[CInstr]  = {63'd0, running && pop};
+  assign ev[CInstr]  = {63'd0, running && pop && d_last_q};
   wire [31:0] macs_per_row = Macs;
   assign ev[CMacs]   = ev_row_i ? {32'd0, macs_per_row} : 64'd0;
   assign ev[CRead]   = {57'd0, read_bytes_i};
@@ -423,7 +493,7 @@ module tpu_controller #(
 
   assign fetch_start_o = begin_run;
   assign fetch_stop_o  = !running || stopping_q;
-  assign f_ready_o     = p_take;
+  assign f_ready_o     = r_take;
   assign q_valid_o     = issue ? (4'b0001 << unit) : 4'b0000;
   assign q_instr_o     = d_instr_q;
   assign q_pc_o        = d_pc_q;

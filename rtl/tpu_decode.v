@@ -4,11 +4,11 @@
 // device-memory bytes a DMA instruction touches (for the controller's memory order).
 // The weight-FIFO rule depends on program order and lives in the controller.
 //
-// Two halves: the products and the device-memory room (Dram - addr - the row's tail)
-// are computed from instr_i, the sums, comparisons and ranges from those. With
-// Registered = 1 the first half's results and the instruction are held in a register
-// loaded by take_i, and the outputs describe that registered instruction (a pipeline
-// stage between two carry chains and a multiplier); with 0 everything is combinational.
+// Three parts: the products (multipliers) of instr_i's fields, then the sums of those
+// (at most two carry chains in a row), then the comparisons and the ranges. With Registered = 1 a register follows each of
+// the first two parts (loaded every cycle: the outputs describe the instruction given
+// two cycles earlier, which comes out as instr_o), so that no cycle holds more than one
+// multiplier or two carry chains; with 0 everything is combinational (the small core).
 `default_nettype none
 
 module tpu_decode #(
@@ -17,10 +17,9 @@ module tpu_decode #(
     parameter integer AccRows   = 2048,
     parameter integer DramBytes = 1048576,
     parameter integer AddrBits  = 16,     // row-address width of the scoreboard
-    parameter integer Registered = 0      // 1: a register between the two halves
+    parameter integer Registered = 0      // 1: a register after the products and the sums
 ) (
     input  wire                    clk_i,      // (Registered = 1)
-    input  wire                    take_i,     // (Registered = 1) load instr_i
     input  wire [127:0]            instr_i,
     output wire [127:0]            instr_o,    // the instruction the outputs describe
     output wire [3:0]              op_o,
@@ -39,10 +38,10 @@ module tpu_decode #(
   wire [36:0] Ub   = {5'd0, ub_u};
   wire [36:0] Acc  = {5'd0, acc_u};
 
-  // ---- first half: from instr_i ------------------------------------------------------
+  // ---- products: from instr_i ----------------------------------------------------------
   wire [3:0]  in_op       = instr_i[3:0];
-  // The products, as narrow as their operands (one 16x16 multiplier serves rhm, whm and
-  // rw, whose row count and stride sit in the same bits or are 6 bits wide).
+  // As narrow as their operands (one 16x16 multiplier serves rhm, whm and rw, whose row
+  // count and stride sit in the same bits or are 6 bits wide).
   wire        in_transpose = instr_i[TPU_RW_TRANSPOSE_LSB];
   wire [15:0] in_rows_m1  = instr_i[TPU_MMC_ROWS_LSB +: 16];
   wire [15:0] in_stride   = instr_i[TPU_RHM_STRIDE_LSB +: 16];
@@ -53,17 +52,16 @@ module tpu_decode #(
   wire [15:0] in_segstride = in_op == TPU_OP_WHM ? instr_i[TPU_WHM_GSTRIDE_LSB +: 16]
                                                  : instr_i[TPU_RHM_SEGSTRIDE_LSB +: 16];
   wire [21:0] in_seg_span = instr_i[TPU_RHM_SEGS_LSB +: 6] * in_segstride;
-  wire [16:0] in_rows     = {1'b0, in_rows_m1} + 17'd1;
-  // act: its accumulator rows (rows * pool); whm: its UB rows (rows * groups)
+  // act: its accumulator rows (rows * pool); whm: its UB rows (rows * groups). The
+  // product of rows - 1 here, the remaining "+ times" with the sums.
   wire [6:0]  in_times    = in_op == TPU_OP_WHM ? {1'b0, instr_i[TPU_WHM_GROUPS_LSB +: TPU_WHM_GROUPS_W]} + 7'd1
                                                 : {3'd0, instr_i[TPU_ACT_POOL_LSB +: TPU_ACT_POOL_W]} + 7'd1;
-  wire [23:0] in_rows_x = in_rows * in_times;  // at most 2^16 * 64
+  wire [22:0] in_rows_m1_x = in_rows_m1 * in_times;
   wire [6:0]  in_seglen   = {1'b0, instr_i[TPU_RHM_SEGLEN_LSB +: 6]} + 7'd1;
   wire [6:0]  in_segs     = {1'b0, instr_i[TPU_RHM_SEGS_LSB +: 6]} + 7'd1;
   wire [13:0] in_seg_row  = in_seglen * in_segs;
   // The bytes of the last row past its start (rhm: the last segment; whm: the row; rw:
-  // the tile row), and the device memory left after them: an instruction fits when
-  // row_span (+ seg_span) <= Dram - addr - tail, i.e. room_o >= 0 and the span <= room.
+  // the tile row): an instruction fits when addr + tail + the span before it <= Dram.
   wire [6:0]  in_tail     = in_op == TPU_OP_RW  ? ({1'b0, in_transpose ? instr_i[TPU_RW_K_LSB +: 6]
                                                                        : instr_i[TPU_RW_N_LSB +: 6]} + 7'd1) :
                             in_op == TPU_OP_WHM ? ({1'b0, instr_i[TPU_WHM_LEN_LSB +: 6]} + 7'd1) : in_seglen;
@@ -74,63 +72,100 @@ module tpu_decode #(
   wire [35:0] in_tile_span = in_tiles_m1 * instr_i[TPU_RW_TSTRIDE_LSB +: 32];
   wire [19:0] in_ub_more   = in_tiles_m1 * instr_i[TPU_MMC_UBSTRIDE_LSB +: 16];
   wire [19:0] in_acc_more  = in_tiles_m1 * instr_i[TPU_MMC_ACCSTRIDE_LSB +: 16];
-  wire [32:0] in_addr_tail = {1'b0, instr_i[TPU_RHM_ADDR_LSB +: 32]} + {26'd0, in_tail};
-  wire [34:0] in_room      = {3'd0, dram_u} - {2'd0, in_addr_tail};  // bit 34: negative
 
-  // ---- the register between the halves (or wires) ------------------------------------
+  localparam integer ProdBits = 128 + 32 + 22 + 23 + 7 + 14 + 7 + 36 + 20 + 20;
+  wire [ProdBits-1:0] prod_d = {instr_i, in_row_span, in_seg_span, in_rows_m1_x, in_times,
+                                in_seg_row, in_tail, in_tile_span, in_ub_more, in_acc_more};
+  wire [ProdBits-1:0] prod;
+  wire [127:0] instr_p;
+  wire [31:0]  row_span_p;
+  wire [21:0]  seg_span_p;
+  wire [22:0]  rows_m1_x_p;
+  wire [6:0]   times_p;
+  wire [13:0]  seg_row_p;
+  wire [6:0]   tail_p;
+  wire [35:0]  tile_span_p;
+  wire [19:0]  ub_more_p, acc_more_p;
+  assign {instr_p, row_span_p, seg_span_p, rows_m1_x_p, times_p, seg_row_p, tail_p,
+          tile_span_p, ub_more_p, acc_more_p} = prod;
+
+  // ---- sums: from the products ---------------------------------------------------------
+  wire [3:0]  op_p     = instr_p[3:0];
+  // Device memory: [addr, addr + tail + span), span = row_span (+ seg_span for rhm and
+  // whm: the segments or groups before the last; + the tiles before the last for rw).
+  // The instruction fits when span <= room = Dram - addr - tail.
+  wire [36:0] span_p   = {5'd0, row_span_p} + (op_p == TPU_OP_RHM || op_p == TPU_OP_WHM ? {15'd0, seg_span_p} :
+                                               op_p == TPU_OP_RW  ? {1'b0, tile_span_p} : 37'd0);
+  wire [32:0] addr_tail_p = {1'b0, instr_p[TPU_RHM_ADDR_LSB +: 32]} + {26'd0, tail_p};
+  wire [34:0] room_p   = {3'd0, dram_u} - {2'd0, instr_p[TPU_RHM_ADDR_LSB +: 32]} - {28'd0, tail_p};  // bit 34: negative
+  // Row ranges' ends (row counts are stored minus one; the +1 comes in as a carry):
+  // the first tile's, the last tile's (mmc), act's accumulator rows and whm's UB rows
+  // (rows * pool, rows * groups).
+  wire [15:0] ub_p      = instr_p[TPU_MMC_UB_LSB +: 16];     // same place in rhm/whm/act
+  wire [15:0] acc_p     = instr_p[TPU_MMC_ACC_LSB +: 16];
+  wire [15:0] rows_m1_p = instr_p[TPU_MMC_ROWS_LSB +: 16];
+  wire [16:0] ub_end_p  = {1'b0, ub_p} + {1'b0, rows_m1_p} + 17'd1;
+  wire [16:0] acc_end_p = {1'b0, acc_p} + {1'b0, rows_m1_p} + 17'd1;
+  wire [20:0] ub_all_end_p  = {5'd0, ub_p} + {5'd0, rows_m1_p} + {1'b0, ub_more_p} + 21'd1;
+  wire [20:0] acc_all_end_p = {5'd0, acc_p} + {5'd0, rows_m1_p} + {1'b0, acc_more_p} + 21'd1;
+  wire [24:0] x_end_p   = {9'd0, op_p == TPU_OP_WHM ? ub_p : acc_p} + {2'd0, rows_m1_x_p} + {18'd0, times_p};
+  wire [16:0] params_end_p = {1'b0, instr_p[TPU_ACT_PARAMS_LSB +: 16]} + 17'd9;
+
+  localparam integer SumBits = 128 + 37 + 33 + 35 + 17 + 17 + 21 + 21 + 25 + 17 + 14;
+  wire [SumBits-1:0] sum_d = {instr_p, span_p, addr_tail_p, room_p, ub_end_p, acc_end_p,
+                              ub_all_end_p, acc_all_end_p, x_end_p, params_end_p, seg_row_p};
+  wire [SumBits-1:0] sum;
   wire [127:0] instr_r;
-  wire [31:0]  row_span_r;
-  wire [21:0]  seg_span_r;
-  wire [23:0]  rows_x_r;
-  wire [13:0]  seg_row_r;
+  wire [36:0]  span_r;
   wire [32:0]  addr_tail_r;
   wire [34:0]  room_r;
-  wire [35:0]  tile_span_r;
-  wire [19:0]  ub_more_r, acc_more_r;
-  localparam integer HalfBits = 128 + 32 + 22 + 24 + 14 + 33 + 35 + 36 + 20 + 20;
-  wire [HalfBits-1:0] half = {instr_i, in_row_span, in_seg_span, in_rows_x, in_seg_row,
-                              in_addr_tail, in_room, in_tile_span, in_ub_more, in_acc_more};
+  wire [16:0]  ub_end_r, acc_end_r, params_end_r;
+  wire [20:0]  ub_all_end_r, acc_all_end_r;
+  wire [24:0]  x_end_r;
+  wire [13:0]  seg_row_r;
+  assign {instr_r, span_r, addr_tail_r, room_r, ub_end_r, acc_end_r, ub_all_end_r, acc_all_end_r,
+          x_end_r, params_end_r, seg_row_r} = sum;
+
   generate
     if (Registered != 0) begin : g_reg
-      reg [HalfBits-1:0] half_q;
-      always @(posedge clk_i) if (take_i) half_q <= half;
-      assign {instr_r, row_span_r, seg_span_r, rows_x_r, seg_row_r, addr_tail_r, room_r,
-              tile_span_r, ub_more_r, acc_more_r} = half_q;
+      reg [ProdBits-1:0] prod_q;
+      reg [SumBits-1:0]  sum_q;
+      always @(posedge clk_i) begin
+        prod_q <= prod_d;
+        sum_q  <= sum_d;
+      end
+      assign prod = prod_q;
+      assign sum  = sum_q;
     end else begin : g_comb
-      assign {instr_r, row_span_r, seg_span_r, rows_x_r, seg_row_r, addr_tail_r, room_r,
-              tile_span_r, ub_more_r, acc_more_r} = half;
-      wire unused_clk = ^{clk_i, take_i};
+      assign prod = prod_d;
+      assign sum  = sum_d;
+      wire unused_clk = clk_i;
     end
   endgenerate
 
-  // ---- second half: sums, checks and ranges of instr_r --------------------------------
+  // ---- comparisons and ranges: from the sums --------------------------------------------
   wire [3:0] op = instr_r[3:0];
   assign op_o = op;
   assign instr_o = instr_r;
 
   // Fields, widened to 37 bits so that no sum below can wrap. Counts are stored minus
   // one; the +1 is applied here.
-  wire [36:0] ub       = {21'd0, instr_r[TPU_MMC_UB_LSB +: TPU_MMC_UB_W]};          // same place in rhm/whm/act
-  wire [36:0] rows     = {21'd0, instr_r[TPU_MMC_ROWS_LSB +: TPU_MMC_ROWS_W]} + 37'd1;
-  wire [36:0] acc      = {21'd0, instr_r[TPU_MMC_ACC_LSB +: TPU_MMC_ACC_W]};
+  wire [15:0] ub       = instr_r[TPU_MMC_UB_LSB +: TPU_MMC_UB_W];          // same place in rhm/whm/act
+  wire [15:0] acc      = instr_r[TPU_MMC_ACC_LSB +: TPU_MMC_ACC_W];
   wire [36:0] seglen   = {31'd0, instr_r[TPU_RHM_SEGLEN_LSB +: TPU_RHM_SEGLEN_W]} + 37'd1;
   wire [36:0] segs     = {31'd0, instr_r[TPU_RHM_SEGS_LSB +: TPU_RHM_SEGS_W]} + 37'd1;
   wire [36:0] len      = {31'd0, instr_r[TPU_WHM_LEN_LSB +: TPU_WHM_LEN_W]} + 37'd1;
   wire [36:0] k        = {31'd0, instr_r[TPU_RW_K_LSB +: TPU_RW_K_W]} + 37'd1;
   wire [36:0] n        = {31'd0, instr_r[TPU_RW_N_LSB +: TPU_RW_N_W]} + 37'd1;
-  wire [36:0] params   = {21'd0, instr_r[TPU_ACT_PARAMS_LSB +: TPU_ACT_PARAMS_W]};
+  wire [15:0] params   = instr_r[TPU_ACT_PARAMS_LSB +: TPU_ACT_PARAMS_W];
 
-  // Device memory: [addr, addr + span + tail), span = row_span (+ seg_span for rhm and
-  // whm: the segments or groups before the last; + the tiles before the last for rw).
-  wire [36:0] span     = {5'd0, row_span_r} + (op == TPU_OP_RHM || op == TPU_OP_WHM ? {15'd0, seg_span_r} :
-                                               op == TPU_OP_RW  ? {1'b0, tile_span_r} : 37'd0);
-  wire        dram_out = room_r[34] || span > {2'd0, room_r};
-  wire [37:0] mem_end  = {5'd0, addr_tail_r} + {1'b0, span};
+  wire        dram_out = room_r[34] || span_r > {2'd0, room_r};
+  wire [37:0] mem_end  = {5'd0, addr_tail_r} + {1'b0, span_r};
   assign mem_lo_o = instr_r[TPU_RHM_ADDR_LSB +: 32];
   assign mem_hi_o = mem_end[32:0];   // (a legal instruction's end is at most Dram)
-  wire [36:0] rows_x       = {13'd0, rows_x_r};   // act: accumulator rows; whm: UB rows
   wire [36:0] seg_row      = {23'd0, seg_row_r};
   wire        unused_end   = ^mem_end[37:33];
+  wire        unused_bits  = ^{ub, acc, params, acc_end};  // (above AddrBits in small configurations)
 
   function automatic [3:0] first_error(input illegal, input ub_bad, input acc_bad,
                                        input dram_bad);
@@ -142,15 +177,13 @@ module tpu_decode #(
   endfunction
 
   // Scoreboard range ends; legal instructions stay below 2^AddrBits rows.
-  wire [36:0] ub_end     = ub + rows;
-  wire [36:0] acc_end    = acc + rows;
-  wire [36:0] params_end = params + 37'd9;
-  // act: its accumulator rows' end; whm: its UB rows' end (one adder, one comparison)
-  wire        x_whm      = op == TPU_OP_WHM;
-  wire [36:0] x_end      = (x_whm ? ub : acc) + rows_x;
-  wire        x_over     = x_end > (x_whm ? Ub : Acc);
-  wire [36:0] ub_all_end  = ub_end + {17'd0, ub_more_r};    // mmc: the last tile's rows
-  wire [36:0] acc_all_end = acc_end + {17'd0, acc_more_r};
+  wire [36:0] ub_end      = {20'd0, ub_end_r};
+  wire [16:0] acc_end     = acc_end_r;
+  wire [36:0] params_end  = {20'd0, params_end_r};
+  wire [36:0] x_end       = {12'd0, x_end_r};      // act: its accumulator rows; whm: its UB rows
+  wire        x_over      = x_end > (op == TPU_OP_WHM ? Ub : Acc);
+  wire [36:0] ub_all_end  = {16'd0, ub_all_end_r};   // mmc: the last tile's rows
+  wire [36:0] acc_all_end = {16'd0, acc_all_end_r};
 
   localparam integer UbRd = 0, UbWr = 1, AccRd = 2, AccWr = 3;
 

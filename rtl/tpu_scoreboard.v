@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // The controller's interlock scoreboard: in-flight instructions with the unified-buffer
-// and accumulator row ranges they read and write.
+// and accumulator row ranges they read and write, and the device-memory bytes a `whm`
+// writes.
 //
 // A candidate may issue when a slot is free and it conflicts with no in-flight
 // instruction of another unit: it reads nothing they write (RAW), writes nothing they
 // read (WAR) and writes nothing they write (WAW). Instructions of the same unit are not
 // checked against each other: each unit executes its queue in order. Ranges are
 // half-open [lo, hi); an empty range (hi <= lo) or a disabled one conflicts with none.
+// Device memory: an `rhm` or `rw` (DMA-in, unit 0) waits for the `whm`s in flight
+// (DMA-out, unit 3) that write bytes it reads, each until it retires, so that it reads
+// what they wrote.
 //
 // Three exceptions. Chaining (tpu_chain_track): an activation candidate's accumulator
 // reads do not wait for a matrix instruction's accumulator writes, nor a DMA-out
@@ -15,20 +19,39 @@
 // wait for a DMA-in instruction's UB writes: the whm's fence (tpu_controller) holds it
 // until every DMA-in instruction in flight at its issue has retired, so it waits in its
 // queue, not at issue where it would hold up every instruction behind it.
+//
+// The comparisons are a cycle ahead of issue: the next candidate (nxt_*, the head of
+// the controller's decoded queue) is compared with the slots, and the result per slot
+// registered when it becomes the candidate (load_i), corrected for the slot the
+// candidate before it takes in that cycle and for retirements. So the issue decision
+// is an OR of registered bits, not a bank of comparators.
 `default_nettype none
 
 module tpu_scoreboard #(
     parameter integer Slots    = 8,   // instructions in flight
-    parameter integer AddrBits = 16   // row-address width of both memories
+    parameter integer AddrBits = 16,  // row-address width of both memories
+    parameter integer MemBits  = 32   // device-memory address width (legal ranges end at most at 2^MemBits)
 ) (
     input  wire                    clk_i,
     input  wire                    rst_ni,
-    // the candidate; range order: {acc_wr, acc_rd, ub_wr, ub_rd}
-    input  wire                    cand_valid_i,
-    input  wire [1:0]              cand_unit_i,     // 0 DMA-in, 1 matrix, 2 activation, 3 DMA-out
+    // range order: {acc_wr, acc_rd, ub_wr, ub_rd}; units: 0 DMA-in, 1 matrix,
+    // 2 activation, 3 DMA-out
+    // the next candidate
+    input  wire [1:0]              nxt_unit_i,
+    input  wire [3:0]              nxt_en_i,
+    input  wire [4*AddrBits-1:0]   nxt_lo_i,
+    input  wire [4*(AddrBits+1)-1:0] nxt_hi_i,
+    input  wire [MemBits-1:0]      nxt_mem_lo_i,
+    input  wire [MemBits:0]        nxt_mem_hi_i,
+    input  wire                    load_i,          // it becomes the candidate now
+    // the candidate
+    input  wire                    cand_valid_i,    // issues, if cand_ready_o
+    input  wire [1:0]              cand_unit_i,
     input  wire [3:0]              cand_en_i,
     input  wire [4*AddrBits-1:0]   cand_lo_i,
     input  wire [4*(AddrBits+1)-1:0] cand_hi_i,
+    input  wire [MemBits-1:0]      cand_mem_lo_i,
+    input  wire [MemBits:0]        cand_mem_hi_i,
     output wire                    cand_ready_o,    // may issue this cycle (slot free, no conflict)
     output wire [SlotBits-1:0]     cand_slot_o,     // the slot it takes
     // retirement: every unit may retire one instruction per cycle, so a mask of slots
@@ -38,13 +61,49 @@ module tpu_scoreboard #(
 );
   localparam integer SlotBits = (Slots > 1) ? $clog2(Slots) : 1;
   localparam integer HiBits   = AddrBits + 1;
-  // Which candidate range clashes with which slot range: reads with writes both ways,
-  // writes with writes. Index: {acc_wr, acc_rd, ub_wr, ub_rd} = 3..0.
   localparam integer UbRd = 0, UbWr = 1, AccRd = 2, AccWr = 3;
+  // An instruction as the scoreboard sees it.
+  localparam integer DescBits = 2 + 4 + 4 * AddrBits + 4 * HiBits + MemBits + MemBits + 1;
 
-  wire [Slots-1:0] valid, conflict, faulting;
-  wire [Slots-1:0] free = ~valid;
-  wire             fire = cand_valid_i && cand_ready_o;
+  // conflict(c, s): candidate c may not issue while s is in flight (s valid, another
+  // unit). Reads clash with writes both ways, writes with writes.
+  function automatic conflict(input [DescBits-1:0] c, input [DescBits-1:0] s);
+    reg [1:0]              cu, su;
+    reg [3:0]              ce, se;
+    reg [4*AddrBits-1:0]   cl, sl;
+    reg [4*HiBits-1:0]     ch, sh;
+    reg [MemBits-1:0]      cml, sml;
+    reg [MemBits:0]        cmh, smh;
+    reg [15:0]             ov;
+    integer                a, b;
+    begin
+      {cu, ce, cl, ch, cml, cmh} = c;
+      {su, se, sl, sh, sml, smh} = s;
+      for (a = 0; a < 4; a = a + 1)
+        for (b = 0; b < 4; b = b + 1)
+          ov[4*a+b] = ce[a] && se[b] &&
+                      {1'b0, cl[AddrBits*a +: AddrBits]} < sh[HiBits*b +: HiBits] &&
+                      {1'b0, sl[AddrBits*b +: AddrBits]} < ch[HiBits*a +: HiBits];
+      conflict = cu != su && (
+          // chained: a whm reading an act's rows, an act reading an mmc's sums; fenced: a
+          // whm reading an rhm's rows
+          (ov[4*UbRd+UbWr] && !(cu == 2'd3 && (su == 2'd2 || su == 2'd0))) ||
+          ov[4*UbWr+UbRd] || ov[4*UbWr+UbWr] ||
+          (ov[4*AccRd+AccWr] && !(cu == 2'd2 && su == 2'd1)) ||
+          ov[4*AccWr+AccRd] || ov[4*AccWr+AccWr] ||
+          // an rhm or rw reading device memory a whm writes
+          (cu == 2'd0 && su == 2'd3 && {1'b0, cml} < smh && {1'b0, sml} < cmh));
+    end
+  endfunction
+
+  wire [DescBits-1:0] nxt  = {nxt_unit_i, nxt_en_i, nxt_lo_i, nxt_hi_i, nxt_mem_lo_i, nxt_mem_hi_i};
+  wire [DescBits-1:0] cand = {cand_unit_i, cand_en_i, cand_lo_i, cand_hi_i, cand_mem_lo_i, cand_mem_hi_i};
+
+  reg [Slots-1:0]   mask_q;   // the candidate conflicts with the slot
+  wire [Slots-1:0]  valid, faulting;
+  wire [Slots-1:0]  free = ~valid;
+  wire              fire = cand_valid_i && cand_ready_o;
+  wire              pair  = conflict(nxt, cand);  // the next one against the slot taken now
 
   // The lowest free slot.
   reg [SlotBits-1:0] alloc;
@@ -58,11 +117,8 @@ module tpu_scoreboard #(
   genvar i;
   generate
     for (i = 0; i < Slots; i = i + 1) begin : g_slot
-      reg                    valid_q;
-      reg [1:0]              unit_q;
-      reg [3:0]              en_q;
-      reg [4*AddrBits-1:0]   lo_q;
-      reg [4*HiBits-1:0]     hi_q;
+      reg                valid_q;
+      reg [DescBits-1:0] desc_q;
       wire take  = fire && alloc == i[SlotBits-1:0];
       wire leave = retire_i[i];
 
@@ -71,43 +127,21 @@ module tpu_scoreboard #(
         else if (take)   valid_q <= 1'b1;
         else if (leave)  valid_q <= 1'b0;
       end
-      always @(posedge clk_i) begin
-        if (take) begin
-          unit_q <= cand_unit_i;
-          en_q   <= cand_en_i;
-          lo_q   <= cand_lo_i;
-          hi_q   <= cand_hi_i;
-        end
-      end
+      always @(posedge clk_i) if (take) desc_q <= cand;
 
-      // overlap(c, r): candidate range c meets this slot's range r.
-      wire [15:0] overlap;
-      genvar c, r;
-      for (c = 0; c < 4; c = c + 1) begin : g_cand
-        for (r = 0; r < 4; r = r + 1) begin : g_mine
-          assign overlap[4*c+r] = cand_en_i[c] && en_q[r] &&
-                                  {1'b0, cand_lo_i[AddrBits*c +: AddrBits]} < hi_q[HiBits*r +: HiBits] &&
-                                  {1'b0, lo_q[AddrBits*r +: AddrBits]} < cand_hi_i[HiBits*c +: HiBits];
-        end
+      wire [1:0] unit_q = desc_q[DescBits-1 -: 2];
+      wire hit = valid_q && conflict(nxt, desc_q);
+      always @(posedge clk_i) begin
+        if (load_i) mask_q[i] <= take ? pair : hit && !leave;
+        else        mask_q[i] <= mask_q[i] && !leave;
       end
-      wire chain_acc = cand_unit_i == 2'd2 && unit_q == 2'd1;  // act reading mmc's sums
-      wire chain_ub  = cand_unit_i == 2'd3 && unit_q == 2'd2;  // whm reading act's rows
-      wire fence_ub  = cand_unit_i == 2'd3 && unit_q == 2'd0;  // whm reading rhm's rows
-      wire clash = (overlap[4*UbRd+UbWr] && !chain_ub && !fence_ub) || overlap[4*UbWr+UbRd] || overlap[4*UbWr+UbWr] ||
-                   (overlap[4*AccRd+AccWr] && !chain_acc) || overlap[4*AccWr+AccRd] ||
-                   overlap[4*AccWr+AccWr];
       assign valid[i]    = valid_q;
       // units whose instructions can still fault after issue (bus error, act parameters)
       assign faulting[i] = valid_q && (unit_q == 2'd0 || unit_q == 2'd2);
-      assign conflict[i] = valid_q && unit_q != cand_unit_i && clash;
-      wire unused_cross = ^{overlap[4*UbRd+UbRd], overlap[4*AccRd+AccRd], overlap[4*UbRd+AccRd],
-                            overlap[4*UbRd+AccWr], overlap[4*UbWr+AccRd], overlap[4*UbWr+AccWr],
-                            overlap[4*AccRd+UbRd], overlap[4*AccRd+UbWr], overlap[4*AccWr+UbRd],
-                            overlap[4*AccWr+UbWr]};
     end
   endgenerate
 
-  assign cand_ready_o = |free && ~|conflict;
+  assign cand_ready_o = |free && ~|mask_q;
   assign cand_slot_o  = alloc;
   assign busy_o       = |valid;
   assign may_fault_o  = faulting;
@@ -116,40 +150,87 @@ module tpu_scoreboard #(
   // The interlock's promise, for every pair of in-flight instructions of different
   // units: no RAW, WAR or WAW overlap, but for the chained pairs (a reads what b
   // writes: act after mmc on the accumulators, whm after act on the UB) and a whm after
-  // an rhm (its fence holds it until the rhm has retired). In particular no matrix multiply (unit 1) is in
-  // flight reading UB rows that a pending DMA read (unit 0) will still write.
+  // an rhm (its fence holds it until the rhm has retired); no rhm or rw reading bytes
+  // of a whm in flight. And the registered comparison is the combinational one: once
+  // a candidate has been loaded, mask_q holds, per slot, exactly whether it conflicts
+  // with that slot.
   reg f_past_valid = 1'b0;
   always @(posedge clk_i) f_past_valid <= 1'b1;
   always @(*) if (!f_past_valid) assume (!rst_ni);
+  // The controller's side: the candidate is what was loaded, unchanged until the next
+  // load.
+  reg f_loaded = 1'b0;
+  always @(posedge clk_i) if (!rst_ni) f_loaded <= 1'b0; else if (load_i) f_loaded <= 1'b1;
+  // (combinational assumptions on registered copies: a clocked one would constrain
+  // the step after, too late for the step in which an assertion fails)
+  reg                f_was_rst = 1'b1, f_was_load = 1'b0;
+  reg [DescBits-1:0] f_was_nxt, f_was_cand;
+  always @(posedge clk_i) begin
+    f_was_rst  <= !rst_ni;
+    f_was_load <= load_i;
+    f_was_nxt  <= nxt;
+    f_was_cand <= cand;
+  end
+  always @(*) begin
+    if (f_past_valid && !f_was_rst) begin
+      if (f_was_load) assume (cand == f_was_nxt);
+      else assume (cand == f_was_cand);
+    end
+  end
+  always @(*) if (!f_loaded) assume (!cand_valid_i);
 
   function automatic meets(input [AddrBits-1:0] alo, input [HiBits-1:0] ahi,
                            input [AddrBits-1:0] blo, input [HiBits-1:0] bhi);
     meets = {1'b0, alo} < bhi && {1'b0, blo} < ahi;
   endfunction
 
+  // f_order[Slots*a + b]: slot a's instruction issued before slot b's (both in flight).
+  reg [Slots*Slots-1:0] f_order;
+  integer fo, fp;
+  always @(posedge clk_i) begin
+    for (fo = 0; fo < Slots; fo = fo + 1)
+      for (fp = 0; fp < Slots; fp = fp + 1)
+        if (fire && alloc == fp[SlotBits-1:0]) f_order[Slots*fo + fp] <= valid[fo];
+        else if (fire && alloc == fo[SlotBits-1:0]) f_order[Slots*fo + fp] <= 1'b0;
+  end
+
   genvar fa, fb;
   generate
+    for (fa = 0; fa < Slots; fa = fa + 1) begin : g_fmask
+      always @(*)
+        if (rst_ni && f_loaded)
+          assert (mask_q[fa] == (g_slot[fa].valid_q && conflict(cand, g_slot[fa].desc_q)));
+    end
     for (fa = 0; fa < Slots; fa = fa + 1) begin : g_fa
       for (fb = 0; fb < Slots; fb = fb + 1) begin : g_fb
         if (fa != fb) begin : g_pair
+          wire [1:0]            ua, ub;
+          wire [3:0]            ea, eb;
+          wire [4*AddrBits-1:0] la, lb;
+          wire [4*HiBits-1:0]   ha, hb;
+          wire [MemBits-1:0]    mla, mlb;
+          wire [MemBits:0]      mha, mhb;
+          assign {ua, ea, la, ha, mla, mha} = g_slot[fa].desc_q;
+          assign {ub, eb, lb, hb, mlb, mhb} = g_slot[fb].desc_q;
           always @(*) begin
-            if (rst_ni && g_slot[fa].valid_q && g_slot[fb].valid_q &&
-                g_slot[fa].unit_q != g_slot[fb].unit_q) begin
+            if (rst_ni && g_slot[fa].valid_q && g_slot[fb].valid_q && ua != ub) begin
               // a's UB reads against b's UB writes, and writes against writes
-              assert (!(g_slot[fa].en_q[UbRd] && g_slot[fb].en_q[UbWr] &&
-                        !(g_slot[fa].unit_q == 2'd3 && (g_slot[fb].unit_q == 2'd2 || g_slot[fb].unit_q == 2'd0)) &&
-                        meets(g_slot[fa].lo_q[AddrBits*UbRd +: AddrBits], g_slot[fa].hi_q[HiBits*UbRd +: HiBits],
-                              g_slot[fb].lo_q[AddrBits*UbWr +: AddrBits], g_slot[fb].hi_q[HiBits*UbWr +: HiBits])));
-              assert (!(g_slot[fa].en_q[UbWr] && g_slot[fb].en_q[UbWr] &&
-                        meets(g_slot[fa].lo_q[AddrBits*UbWr +: AddrBits], g_slot[fa].hi_q[HiBits*UbWr +: HiBits],
-                              g_slot[fb].lo_q[AddrBits*UbWr +: AddrBits], g_slot[fb].hi_q[HiBits*UbWr +: HiBits])));
-              assert (!(g_slot[fa].en_q[AccRd] && g_slot[fb].en_q[AccWr] &&
-                        !(g_slot[fa].unit_q == 2'd2 && g_slot[fb].unit_q == 2'd1) &&
-                        meets(g_slot[fa].lo_q[AddrBits*AccRd +: AddrBits], g_slot[fa].hi_q[HiBits*AccRd +: HiBits],
-                              g_slot[fb].lo_q[AddrBits*AccWr +: AddrBits], g_slot[fb].hi_q[HiBits*AccWr +: HiBits])));
-              assert (!(g_slot[fa].en_q[AccWr] && g_slot[fb].en_q[AccWr] &&
-                        meets(g_slot[fa].lo_q[AddrBits*AccWr +: AddrBits], g_slot[fa].hi_q[HiBits*AccWr +: HiBits],
-                              g_slot[fb].lo_q[AddrBits*AccWr +: AddrBits], g_slot[fb].hi_q[HiBits*AccWr +: HiBits])));
+              assert (!(ea[UbRd] && eb[UbWr] && !(ua == 2'd3 && (ub == 2'd2 || ub == 2'd0)) &&
+                        meets(la[AddrBits*UbRd +: AddrBits], ha[HiBits*UbRd +: HiBits],
+                              lb[AddrBits*UbWr +: AddrBits], hb[HiBits*UbWr +: HiBits])));
+              assert (!(ea[UbWr] && eb[UbWr] &&
+                        meets(la[AddrBits*UbWr +: AddrBits], ha[HiBits*UbWr +: HiBits],
+                              lb[AddrBits*UbWr +: AddrBits], hb[HiBits*UbWr +: HiBits])));
+              assert (!(ea[AccRd] && eb[AccWr] && !(ua == 2'd2 && ub == 2'd1) &&
+                        meets(la[AddrBits*AccRd +: AddrBits], ha[HiBits*AccRd +: HiBits],
+                              lb[AddrBits*AccWr +: AddrBits], hb[HiBits*AccWr +: HiBits])));
+              assert (!(ea[AccWr] && eb[AccWr] &&
+                        meets(la[AddrBits*AccWr +: AddrBits], ha[HiBits*AccWr +: HiBits],
+                              lb[AddrBits*AccWr +: AddrBits], hb[HiBits*AccWr +: HiBits])));
+              // a younger rhm or rw never reads bytes an older whm still writes: the
+              // other order (a whm issued past an rhm reading its bytes) is its fence's
+              assert (!(ua == 2'd0 && ub == 2'd3 && f_order[Slots*fb + fa] &&
+                        {1'b0, mla} < mhb && {1'b0, mlb} < mha));
             end
           end
         end
@@ -157,14 +238,21 @@ module tpu_scoreboard #(
     end
   endgenerate
 
+
   // A matrix multiply never issues onto UB rows a pending DMA read will still write.
   generate
     for (fa = 0; fa < Slots; fa = fa + 1) begin : g_dma
+      wire [1:0]            us;
+      wire [3:0]            es;
+      wire [4*AddrBits-1:0] ls;
+      wire [4*HiBits-1:0]   hs;
+      wire [2*MemBits:0]    ms;
+      assign {us, es, ls, hs, ms} = g_slot[fa].desc_q;
       always @(*) begin
         if (rst_ni && fire && cand_unit_i == 2'd1 && cand_en_i[UbRd] &&
-            g_slot[fa].valid_q && g_slot[fa].unit_q == 2'd0 && g_slot[fa].en_q[UbWr])
+            g_slot[fa].valid_q && us == 2'd0 && es[UbWr])
           assert (!meets(cand_lo_i[AddrBits*UbRd +: AddrBits], cand_hi_i[HiBits*UbRd +: HiBits],
-                         g_slot[fa].lo_q[AddrBits*UbWr +: AddrBits], g_slot[fa].hi_q[HiBits*UbWr +: HiBits]));
+                         ls[AddrBits*UbWr +: AddrBits], hs[HiBits*UbWr +: HiBits]));
       end
     end
   endgenerate
