@@ -322,7 +322,7 @@ module tpu_core #(
 
   // ---- unit sequencers -------------------------------------------------------------------
   tpu_dma_in #(.ArraySize(N), .DataBits(DmaWidth), .UbRows(UbRows), .Slots(Slots),
-               .WfFreeBits(WfFreeBits), .GatherSegs(GatherSegs)) u_dma_in (
+               .WfFreeBits(WfFreeBits), .GatherSegs(GatherSegs), .PcBits($clog2(DramBytes))) u_dma_in (
       .clk_i, .rst_ni(rst_n),
       .q_valid_i(qh_valid[0]), .q_ready_o(qh_ready[0]), .q_instr_i(qh_data[0][127:0]),
       .q_pc_i(qh_data[0][QWidth-1 -: 32]), .q_slot_i(qh_data[0][128 +: SlotBits]),

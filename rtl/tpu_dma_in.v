@@ -38,6 +38,7 @@ module tpu_dma_in #(
     parameter integer Slots     = 8,
     parameter integer WfFreeBits = 8,
     parameter integer HandDepth = 4,  // instructions the requester may run ahead
+    parameter integer PcBits    = 32, // program addresses lie below 2^PcBits (device memory)
     parameter integer GatherSegs = 0  // window gather of rows of up to this many segments (0: off)
 ) (
     input  wire                   clk_i,
@@ -230,18 +231,29 @@ module tpu_dma_in #(
   wire [SlotBits-1:0]  hd_slot  = hd_data[160 +: SlotBits];
   wire [GBits-1:0]     hd_gm1   = hd_data[160 + SlotBits +: GBits];
 
+  // Younger than a reported fault: flags a cycle behind the report, for the queue's head
+  // (requester) and the hand-off's (consumer). The fault pc only moves to older
+  // instructions while it is valid, so a late flag is never wrong about an instruction
+  // it calls younger, and the consumer's view is never older than the requester's was:
+  // every instruction the requester skipped the consumer drains. A head is taken only
+  // from its second cycle, when its flag is its own. The consumer's own fault counts at
+  // once (own_fault_q, until the report is a cycle old): the requester stopped at its
+  // faulting beat, so the spans of the instructions after it may be missing.
+  reg  q_young_q, q_fresh_q, hd_young_q, hd_fresh_q, own_fault_q, err_seen_q;
+  wire rq_young = q_young_q;
+  wire younger  = hd_young_q || own_fault_q;
+
   wire q_is_rw  = q_instr_i[3:0] == TPU_OP_RW;
   wire [GBits-1:0] q_gm1 = window_m1(q_instr_i[3:0], q_instr_i[TPU_RHM_ROWS_LSB +: 16],
       q_instr_i[TPU_RHM_STRIDE_LSB +: 16], q_instr_i[TPU_RHM_SEGLEN_LSB +: 6], q_instr_i[TPU_RHM_SEGS_LSB +: 6]);
-  wire rq_young = err_valid_i && q_pc_i > err_pc_i;
-  wire [OwedBits-1:0] owed_with = owed_q + N[OwedBits-1:0];
-  wire wf_room  = {1'b0, wf_free_i} >= owed_with;
+  reg  [OwedBits-1:0] owed_n_q;    // owed_q + N: the rows owed once one more rw is taken
+  wire wf_room  = {1'b0, wf_free_i} >= owed_n_q;
   wire req_fire  = req_valid_o && req_ready_i;
   wire rq_last   = rq_is_rw ? rq_row_q[6:0] == rq_mem_rows - 7'd1
                             : (rq_seg_q == rq_segs_m1 &&
                                (rq_win ? rq_rows_m1 - rq_row_q == {{(16-GBits){1'b0}}, rq_m1} : rq_row_q == rq_rows_m1));
   wire rq_done   = !rq_q || (req_fire && rq_last);   // the requester can take one this cycle
-  wire rq_take   = q_valid_i && rq_done && hd_room && (!q_is_rw || rq_young || wf_room);
+  wire rq_take   = q_valid_i && q_fresh_q && rq_done && hd_room && (!q_is_rw || rq_young || wf_room);
 
   wire wb_done   = wb_valid && ubw_ready_i;
   // A row may go to the writes this cycle: their room, from registers, not from this
@@ -272,9 +284,12 @@ module tpu_dma_in #(
   wire last_beat = beat_fire && beat_last_i;
   wire drain_last = state_q == StDrain && beat_valid_i && beat_last_i;
   wire span_end  = last_beat || drain_last;
-  wire rhm_last_seg = seg_q == segs_m1;
-  wire rhm_last_row = row_q == rows_m1;
-  wire rw_last_row  = row_q[6:0] == mem_rows - 7'd1;
+  // (registered with the counters they compare, so that finishing and taking the next
+  // instruction is not an adder and a comparison deep)
+  reg  last_seg_q, last_row_q, full_tile_q;
+  wire rhm_last_seg = last_seg_q;            // seg_q == segs_m1
+  wire rhm_last_row = last_row_q;            // row_q == rows_m1 (rhm), mem_rows - 1 (rw)
+  wire rw_last_row  = last_row_q;
   wire [FlyBits-1:0] fly_next = fly_q + {{(FlyBits-1){1'b0}}, req_fire} - {{(FlyBits-1){1'b0}}, span_end};
   wire good_last = last_beat && !beat_error_i;
   wire row_end   = good_last && !is_rw && !win && rhm_last_seg;    // an rhm row to the writes
@@ -283,10 +298,9 @@ module tpu_dma_in #(
   wire tail_last = push_q == N[PosBits-1:0] - 1'b1;
   // The instruction's last row has gone to its register: the consumer is done with it.
   wire finish    = (row_end && rhm_last_row) || (f_group && f_last_grp) ||
-                   (rw_row && rw_last_row && mem_rows == N[6:0]) ||
+                   (rw_row && rw_last_row && full_tile_q) ||
                    (tail_push && tail_last);
-  wire take      = hd_valid && (state_q == StIdle || finish);
-  wire younger   = err_valid_i && hd_pc > err_pc_i;
+  wire take      = hd_valid && hd_fresh_q && (state_q == StIdle || finish);
   wire rq_stop   = (last_beat && beat_error_i) || (take && younger);   // drain from here on
 
   tpu_fifo #(.Width(HandWidth), .Depth(HandDepth)) u_hand (
@@ -334,20 +348,38 @@ module tpu_dma_in #(
     end
   end
 
+  // (rows owed by an rw that faulted are forgotten once the unit is idle)
+  wire [OwedBits-1:0] owed_next = (busy_o ? owed_q : {OwedBits{1'b0}}) +
+                                  (rq_take && q_is_rw && !rq_young ? N[OwedBits-1:0] : {OwedBits{1'b0}}) -
+                                  {{(OwedBits-1){1'b0}}, pr_done};
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      q_fresh_q  <= 1'b0;
+      hd_fresh_q <= 1'b0;
+    end else begin
+      q_fresh_q  <= q_valid_i && !rq_take;
+      hd_fresh_q <= hd_valid && !take;
+    end
+    err_seen_q <= err_valid_i;
+    if (!rst_ni || err_seen_q)              own_fault_q <= 1'b0;
+    else if (state_q == StRetire && fault_q) own_fault_q <= 1'b1;
+    q_young_q  <= err_valid_i && q_pc_i[PcBits-1:0] > err_pc_i[PcBits-1:0];
+    hd_young_q <= err_valid_i && hd_pc[PcBits-1:0] > err_pc_i[PcBits-1:0];
+  end
+
   // The requester: each instruction's spans in the consumer's order.
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       rq_q   <= 1'b0;
       fly_q  <= {FlyBits{1'b0}};
       owed_q <= {OwedBits{1'b0}};
+      owed_n_q <= N[OwedBits-1:0];
     end else begin
       fly_q <= fly_next;
       if (rq_take) rq_q <= !rq_young;
       else if ((req_fire && rq_last) || rq_stop) rq_q <= 1'b0;
-      // (rows owed by an rw that faulted are forgotten once the unit is idle)
-      owed_q <= (busy_o ? owed_q : {OwedBits{1'b0}}) +
-                (rq_take && q_is_rw && !rq_young ? N[OwedBits-1:0] : {OwedBits{1'b0}}) -
-                {{(OwedBits-1){1'b0}}, pr_done};
+      owed_q   <= owed_next;
+      owed_n_q <= owed_next + N[OwedBits-1:0];
     end
   end
   always @(posedge clk_i) begin
@@ -427,6 +459,8 @@ module tpu_dma_in #(
         // next row (rw: next memory row of the tile)
         row_q    <= row_q + 16'd1;
         seg_q    <= 6'd0;
+        last_seg_q <= segs_m1 == 6'd0;
+        last_row_q <= is_rw ? row_q[6:0] + 7'd2 == mem_rows : row_q + 16'd1 == rows_m1;
         pos_q    <= {PosBits{1'b0}};
         rowbuf_q <= {N*8{1'b0}};
         // the tile rows after the last memory row: all N (transpose) or the zero rows
@@ -434,11 +468,16 @@ module tpu_dma_in #(
       end else begin
         // next segment of the row, placed after this one
         seg_q    <= seg_q + 6'd1;
+        last_seg_q <= seg_q + 6'd1 == segs_m1;
         pos_q    <= pos_q + beat_count;
       end
     end
     if (tail_push) push_q <= push_q + 1'b1;
     if (take) begin
+      last_seg_q  <= hd_instr[TPU_RHM_SEGS_LSB +: 6] == 6'd0;
+      last_row_q  <= hd_instr[3:0] == TPU_OP_RW ? mem_rows_of(hd_instr) == 7'd1
+                                                 : hd_instr[TPU_RHM_ROWS_LSB +: 16] == 16'd0;
+      full_tile_q <= mem_rows_of(hd_instr) == N[6:0];
       gm1_q    <= hd_gm1;
       in_q     <= hd_instr;
       pc_q     <= hd_pc;
@@ -567,7 +606,7 @@ module tpu_dma_in #(
   assign read_bytes_o = (e_go ? row_bytes : 7'd0) + (good_last && !win ? span_len : 7'd0);
   assign tile_o       = pr_done && pr_last_q;
 
-  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, f_ub, beat_bytes, rq_in_q, hd_count, rq_mstride[15:12], stride,
+  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, f_ub, err_pc_i, beat_bytes, rq_in_q, hd_count, rq_mstride[15:12], stride,
                   unused_wb_count};
 endmodule
 
