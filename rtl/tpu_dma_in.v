@@ -348,10 +348,13 @@ module tpu_dma_in #(
     end
   end
 
-  // (rows owed by an rw that faulted are forgotten once the unit is idle)
-  wire [OwedBits-1:0] owed_next = (busy_o ? owed_q : {OwedBits{1'b0}}) +
-                                  (rq_take && q_is_rw && !rq_young ? N[OwedBits-1:0] : {OwedBits{1'b0}}) -
+  // (rows owed by an rw that faulted are forgotten once the unit has been idle; owed + N
+  // is kept beside owed, not computed from it, so that neither is two adders deep)
+  reg                 busy_q;
+  wire [OwedBits-1:0] owed_add  = (rq_take && q_is_rw && !rq_young ? N[OwedBits-1:0] : {OwedBits{1'b0}}) -
                                   {{(OwedBits-1){1'b0}}, pr_done};
+  wire [OwedBits-1:0] owed_next   = (busy_q ? owed_q : {OwedBits{1'b0}}) + owed_add;
+  wire [OwedBits-1:0] owed_n_next = (busy_q ? owed_n_q : N[OwedBits-1:0]) + owed_add;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       q_fresh_q  <= 1'b0;
@@ -374,12 +377,14 @@ module tpu_dma_in #(
       fly_q  <= {FlyBits{1'b0}};
       owed_q <= {OwedBits{1'b0}};
       owed_n_q <= N[OwedBits-1:0];
+      busy_q <= 1'b0;
     end else begin
       fly_q <= fly_next;
       if (rq_take) rq_q <= !rq_young;
       else if ((req_fire && rq_last) || rq_stop) rq_q <= 1'b0;
       owed_q   <= owed_next;
-      owed_n_q <= owed_next + N[OwedBits-1:0];
+      owed_n_q <= owed_n_next;
+      busy_q   <= busy_o;
     end
   end
   always @(posedge clk_i) begin
