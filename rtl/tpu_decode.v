@@ -69,13 +69,30 @@ module tpu_decode #(
   // unified-buffer and accumulator rows), so that the checks cover every tile.
   wire [3:0]  in_tiles_m1 = in_op == TPU_OP_RW  ? instr_i[TPU_RW_TILES_LSB +: 4] :
                             in_op == TPU_OP_MMC ? instr_i[TPU_MMC_TILES_LSB +: 4] : 4'd0;
-  wire [35:0] in_tile_span = in_tiles_m1 * instr_i[TPU_RW_TSTRIDE_LSB +: 32];
+  // rw: tile_span = tile_lo + 4 * tile_hi (added with the span). Pipelined, as two
+  // partial products of two bits each, one adder apiece: the 4 x 32 product is two DSPs
+  // and a carry chain behind them, too long for a cycle; combinational (the small
+  // core), the product itself, which costs fewer cells.
+  wire [31:0] in_tstride   = instr_i[TPU_RW_TSTRIDE_LSB +: 32];
+  wire [35:0] in_tile_lo;
+  wire [33:0] in_tile_hi;
+  generate
+    if (Registered != 0) begin : g_split
+      assign in_tile_lo = {2'd0, (in_tiles_m1[0] ? {2'd0, in_tstride} : 34'd0) +
+                                 (in_tiles_m1[1] ? {1'b0, in_tstride, 1'b0} : 34'd0)};
+      assign in_tile_hi = (in_tiles_m1[2] ? {2'd0, in_tstride} : 34'd0) +
+                          (in_tiles_m1[3] ? {1'b0, in_tstride, 1'b0} : 34'd0);
+    end else begin : g_product
+      assign in_tile_lo = in_tiles_m1 * in_tstride;
+      assign in_tile_hi = 34'd0;
+    end
+  endgenerate
   wire [19:0] in_ub_more   = in_tiles_m1 * instr_i[TPU_MMC_UBSTRIDE_LSB +: 16];
   wire [19:0] in_acc_more  = in_tiles_m1 * instr_i[TPU_MMC_ACCSTRIDE_LSB +: 16];
 
-  localparam integer ProdBits = 128 + 32 + 22 + 23 + 7 + 14 + 7 + 36 + 20 + 20;
+  localparam integer ProdBits = 128 + 32 + 22 + 23 + 7 + 14 + 7 + 36 + 34 + 20 + 20;
   wire [ProdBits-1:0] prod_d = {instr_i, in_row_span, in_seg_span, in_rows_m1_x, in_times,
-                                in_seg_row, in_tail, in_tile_span, in_ub_more, in_acc_more};
+                                in_seg_row, in_tail, in_tile_lo, in_tile_hi, in_ub_more, in_acc_more};
   wire [ProdBits-1:0] prod;
   wire [127:0] instr_p;
   wire [31:0]  row_span_p;
@@ -84,10 +101,11 @@ module tpu_decode #(
   wire [6:0]   times_p;
   wire [13:0]  seg_row_p;
   wire [6:0]   tail_p;
-  wire [35:0]  tile_span_p;
+  wire [35:0]  tile_lo_p;
+  wire [33:0]  tile_hi_p;
   wire [19:0]  ub_more_p, acc_more_p;
   assign {instr_p, row_span_p, seg_span_p, rows_m1_x_p, times_p, seg_row_p, tail_p,
-          tile_span_p, ub_more_p, acc_more_p} = prod;
+          tile_lo_p, tile_hi_p, ub_more_p, acc_more_p} = prod;
 
   // ---- sums: from the products ---------------------------------------------------------
   wire [3:0]  op_p     = instr_p[3:0];
@@ -95,7 +113,8 @@ module tpu_decode #(
   // whm: the segments or groups before the last; + the tiles before the last for rw).
   // The instruction fits when span <= room = Dram - addr - tail.
   wire [36:0] span_p   = {5'd0, row_span_p} + (op_p == TPU_OP_RHM || op_p == TPU_OP_WHM ? {15'd0, seg_span_p} :
-                                               op_p == TPU_OP_RW  ? {1'b0, tile_span_p} : 37'd0);
+                                               op_p == TPU_OP_RW  ? {1'b0, tile_lo_p} : 37'd0)
+                                            + (op_p == TPU_OP_RW  ? {1'b0, tile_hi_p, 2'd0} : 37'd0);
   wire [32:0] addr_tail_p = {1'b0, instr_p[TPU_RHM_ADDR_LSB +: 32]} + {26'd0, tail_p};
   wire [34:0] room_p   = {3'd0, dram_u} - {2'd0, instr_p[TPU_RHM_ADDR_LSB +: 32]} - {28'd0, tail_p};  // bit 34: negative
   // Row ranges' ends (row counts are stored minus one; the +1 comes in as a carry):
