@@ -241,6 +241,7 @@ module tpu_dma_in #(
   // faulting beat, so the spans of the instructions after it may be missing.
   reg  q_young_q, q_fresh_q, hd_young_q, hd_fresh_q, own_fault_q, err_seen_q;
   wire rq_young = q_young_q;
+  wire err_in_mem = (err_pc_i >> PcBits) == 32'd0;
   wire younger  = hd_young_q || own_fault_q;
 
   wire q_is_rw  = q_instr_i[3:0] == TPU_OP_RW;
@@ -366,8 +367,10 @@ module tpu_dma_in #(
     err_seen_q <= err_valid_i;
     if (!rst_ni || err_seen_q)              own_fault_q <= 1'b0;
     else if (state_q == StRetire && fault_q) own_fault_q <= 1'b1;
-    q_young_q  <= err_valid_i && q_pc_i[PcBits-1:0] > err_pc_i[PcBits-1:0];
-    hd_young_q <= err_valid_i && hd_pc[PcBits-1:0] > err_pc_i[PcBits-1:0];
+    // (a fault at or past 2^PcBits, a fetch past the end of memory, is younger than every
+    // instruction that issued)
+    q_young_q  <= err_valid_i && err_in_mem && q_pc_i[PcBits-1:0] > err_pc_i[PcBits-1:0];
+    hd_young_q <= err_valid_i && err_in_mem && hd_pc[PcBits-1:0] > err_pc_i[PcBits-1:0];
   end
 
   // The requester: each instruction's spans in the consumer's order.
@@ -611,7 +614,7 @@ module tpu_dma_in #(
   assign read_bytes_o = (e_go ? row_bytes : 7'd0) + (good_last && !win ? span_len : 7'd0);
   assign tile_o       = pr_done && pr_last_q;
 
-  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, f_ub, err_pc_i, beat_bytes, rq_in_q, hd_count, rq_mstride[15:12], stride,
+  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, f_ub, beat_bytes, rq_in_q, hd_count, rq_mstride[15:12], stride,
                   unused_wb_count};
 endmodule
 

@@ -225,6 +225,28 @@ TEMPLATE_TEST_CASE("an rhm reads what an older whm wrote to device memory", "[rt
   CHECK(d.match);
 }
 
+// The fetch past the end of device memory faults at pc = dram_bytes, beyond every
+// program address: the instructions before it are older and complete (a unit that
+// compared only the low address bits would take them for younger and drop them).
+TEMPLATE_TEST_CASE("instructions before a fetch past the end of memory complete", "[rtl][core]",
+                   Vcore_n4, Vcore_n16) {
+  const Config cfg = core_config<TestType>();
+  const int64_t n = cfg.array_size;
+  Instr rhm, whm;
+  rhm.op = Opcode::RHM, rhm.ub = 0, rhm.rows = 4, rhm.addr = 0x1000, rhm.stride = n, rhm.seglen = n, rhm.segs = 1;
+  whm.op = Opcode::WHM, whm.ub = 0, whm.rows = 4, whm.addr = 0x2000, whm.stride = n, whm.len = n;
+  DiffInput in;
+  in.dram.assign(cfg.dram_bytes, 0);
+  in.entry = uint32_t(cfg.dram_bytes - 32);   // rhm, whm, then the end: no halt
+  store_word(encode(rhm), &in.dram[in.entry]);
+  store_word(encode(whm), &in.dram[in.entry + 16]);
+  for (int i = 0; i < 4 * n; ++i) in.dram[0x1000 + i] = uint8_t(i + 1);
+  const DiffResult d = differential_run<TestType>(cfg, in, SimOptions{});
+  INFO(d.report);
+  CHECK(d.model.error == ErrorCode::DramRange);
+  CHECK(d.match);
+}
+
 TEMPLATE_TEST_CASE("an act reloads its parameters after a write to them, and only then", "[rtl][core]",
                    Vcore_n4, Vcore_n16) {
   // The activation sequencer keeps the last parameter block it loaded and skips the
