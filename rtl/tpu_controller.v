@@ -174,8 +174,8 @@ module tpu_controller #(
       .clk_i, .rst_ni(!flush), .d_i(r_valid_q), .q_o(s_valid));
   tpu_delay #(.Width(36), .Delay(2)) u_side_pipe (
       .clk_i, .rst_ni, .d_i(r_side_q), .q_o(s_side));
-  // the static error: the fetch fault, else the decoder's
   wire       unused_s_op = ^{s_op, s_mem_lo, s_mem_hi};   // (the instruction's own bits; above MemBits)
+  // the static error: the fetch fault, else the decoder's
   wire [3:0] s_err = s_side[3:0] != TPU_ERR_NONE ? s_side[3:0] : s_dec_err;
 
   // The decoded queue. An entry: the instruction, its pc, static error, unit and ranges.
