@@ -6,9 +6,11 @@
 // beats never wait. Bus-error injection ranges are 64-byte aligned, so every
 // instruction of a span shares its fate; a faulting fetch becomes a buffer entry with
 // BUS_ERROR, and a fetch past the end of device memory an entry with DRAM_RANGE. Decode
-// reports such an entry only when it reaches it, so prefetching past a `halt` is
-// harmless. stop_i empties the buffer and stops fetching; a span already on the bus is
-// drained and dropped (busy_o until it is).
+// reports such an entry only when it reaches it. Programs have no branches, so nothing
+// after a `halt` runs: once a span has brought one, no further span is requested (the
+// deep decode pipeline would otherwise prefetch spans past the program's end, taking
+// the read engine from the program's data). stop_i empties the buffer and stops
+// fetching; a span already on the bus is drained and dropped (busy_o until it is).
 `default_nettype none
 
 module tpu_fetch #(
@@ -59,8 +61,9 @@ module tpu_fetch #(
   reg              past_end_q;  // fpc_q + 16 > DramBytes: the next fetch would leave memory
   wire             past_end  = past_end_q;
   wire             room      = count <= Depth[PtrBits:0] - 4;
-  wire             want_span = active_q && !stop_i && !inflight_q && !past_end && room;
-  wire             range_fault = active_q && !stop_i && !inflight_q && past_end && room;
+  reg              halted_q;    // a halt has been fetched: nothing after it runs
+  wire             want_span = active_q && !stop_i && !inflight_q && !halted_q && !past_end && room;
+  wire             range_fault = active_q && !stop_i && !inflight_q && !halted_q && past_end && room;
   wire [32:0]      span_end  = {fpc_q[32:6] + 27'd1, 6'd0};
   wire             req_fire  = req_valid_o && req_ready_i;
 
@@ -120,11 +123,14 @@ module tpu_fetch #(
     if (!rst_ni) begin
       active_q   <= 1'b0;
       inflight_q <= 1'b0;
+      halted_q   <= 1'b0;
     end else begin
       if (start_i) active_q <= 1'b1;
       else if (stop_i || (range_fault && buf_ready)) active_q <= 1'b0;
       if (req_fire) inflight_q <= 1'b1;
       else if (beat_fire && beat_last_i) inflight_q <= 1'b0;
+      if (start_i) halted_q <= 1'b0;
+      else if (instr_done && !beat_error_i && instr[3:0] == TPU_OP_HALT) halted_q <= 1'b1;
     end
   end
   // (registered with the address, so that the fetch's request is not a 33-bit compare
