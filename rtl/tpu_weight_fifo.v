@@ -40,21 +40,39 @@ module tpu_weight_fifo #(
 
   reg [N*8-1:0]     mem_q [0:Rows-1];
   reg [PtrBits:0]   wptr_q, rptr_q;      // one extra bit tells full from empty
+  // The flags and the free count are registers, updated from this cycle's moves, so
+  // that a writer's "ready" and "room" are not a subtraction and a comparison deep.
+  reg               full_q, nonempty_q;
+  reg [PtrBits:0]   free_q;
 
-  wire [PtrBits:0] count   = wptr_q - rptr_q;
   wire             do_wr   = wr_valid_i && wr_ready_o;
   wire             do_rd   = rd_valid_o && rd_ready_i;
+  wire             grow    = do_wr && !do_rd;
+  wire             shrink  = do_rd && !do_wr;
+  localparam [PtrBits:0] RowsP = Rows[PtrBits:0];
 
   wire [PtrBits:0]    wptr_d  = wptr_q + {{PtrBits{1'b0}}, do_wr};
   wire [PtrBits:0]    rptr_d  = rptr_q + {{PtrBits{1'b0}}, do_rd};
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
-      wptr_q  <= {(PtrBits+1){1'b0}};
-      rptr_q  <= {(PtrBits+1){1'b0}};
+      wptr_q     <= {(PtrBits+1){1'b0}};
+      rptr_q     <= {(PtrBits+1){1'b0}};
+      full_q     <= 1'b0;
+      nonempty_q <= 1'b0;
+      free_q     <= RowsP;
     end else begin
-      wptr_q  <= wptr_d;
-      rptr_q  <= rptr_d;
+      wptr_q <= wptr_d;
+      rptr_q <= rptr_d;
+      if (grow) begin
+        full_q     <= free_q == {{PtrBits{1'b0}}, 1'b1};
+        nonempty_q <= 1'b1;
+        free_q     <= free_q - 1'b1;
+      end else if (shrink) begin
+        full_q     <= 1'b0;
+        nonempty_q <= free_q != RowsP - 1'b1;
+        free_q     <= free_q + 1'b1;
+      end
     end
   end
 
@@ -62,9 +80,9 @@ module tpu_weight_fifo #(
     if (do_wr) mem_q[wptr_q[PtrBits-1:0]] <= wr_data_i;
   end
 
-  assign wr_ready_o = count != Rows[PtrBits:0];
-  assign free_o     = Rows[PtrBits:0] - count;
-  assign rd_valid_o = count != {(PtrBits+1){1'b0}};
+  assign wr_ready_o = !full_q;
+  assign free_o     = free_q;
+  assign rd_valid_o = nonempty_q;
   assign rd_data_o  = mem_q[rptr_q[PtrBits-1:0]];
   // Whole tiles written, counted from the tile the read pointer is in: the tile
   // pointers are the row pointers without their row-in-tile bits.
@@ -77,9 +95,13 @@ module tpu_weight_fifo #(
   always @(posedge clk_i) f_past_valid <= 1'b1;
   always @(*) if (!f_past_valid) assume (!rst_ni);
 
+  wire [PtrBits:0] count = wptr_q - rptr_q;
   always @(*) begin
     if (f_past_valid && rst_ni) begin
       assert (count <= Rows);
+      assert (free_q == RowsP - count);
+      assert (full_q == (count == RowsP));
+      assert (nonempty_q == (count != 0));
       assert (tiles_o <= DepthTiles);
       assert ({{(PtrBits+1-TileBits){1'b0}}, tiles_o} * N <= count + N - 1);
     end
