@@ -3,12 +3,13 @@
 //
 // Before an `act`, the sequencer writes the 9-row parameter block (docs/isa.md) row
 // by row through param_we_i/param_row_i/param_data_i: rows 0-3 the int32 biases,
-// rows 4-7 the int32 multipliers, row 8 the shifts. It then streams accumulator rows
-// in plane order (for each output row: planes 0..P-1), marking the first and last
-// plane of each output row. One int8 row leaves for every `last` row, 5 cycles
-// after that row entered (4 requant stages and the pooling register). shift_error_o is
-// high while any lane's shift byte is above 63 (the sequencer reports ACT_PARAM instead
-// of streaming).
+// rows 4-7 the int32 multipliers, row 8 the shifts (a row takes effect two cycles after
+// it is given: a row streamed in the cycle after the last parameter row would not see
+// it). It then streams accumulator rows in plane order (for each output row: planes
+// 0..P-1), marking the first and last plane of each output row. One int8 row leaves for
+// every `last` row, 8 cycles after that row entered (7 requant stages and the pooling
+// register). shift_error_o is high while any lane's shift byte is above 63, from the
+// cycle after row 8 is given (the sequencer reports ACT_PARAM instead of streaming).
 //
 // Serial = 1 (small FPGAs): one requantization lane serves the N lanes in turn, a row
 // every N + 2 cycles; accept_next_o tells the sequencer whether a row given in the next
@@ -36,17 +37,30 @@ module tpu_activation #(
     output wire [ArraySize*8-1:0]  out_data_o
 );
   localparam integer N = ArraySize;
-  localparam integer RequantStages = 6;  // tpu_requant's pipeline depth
+  localparam integer RequantStages = 7;  // tpu_requant's pipeline depth
 
   // Parameter block, one register file row per UB row (bias/multiplier lanes packed
   // little-endian over 4 rows: lane i is bytes 4i..4i+3 of rows 0-3 concatenated).
+  // A row is written a cycle after it arrives: it comes straight off block RAM, and the
+  // register file's write decode would otherwise sit behind the RAM's output.
   reg [N*8-1:0] prm_q [0:8];
+  reg           param_we_q;
+  reg [3:0]     param_row_q;
+  reg [N*8-1:0] param_data_q;
   always @(posedge clk_i) begin
-    if (param_we_i) prm_q[param_row_i] <= param_data_i;
+    if (!rst_ni) param_we_q <= 1'b0;
+    else         param_we_q <= param_we_i;
+    param_row_q  <= param_row_i;
+    param_data_q <= param_data_i;
+  end
+  always @(posedge clk_i) begin
+    if (param_we_q) prm_q[param_row_q] <= param_data_q;
   end
   wire [4*N*8-1:0] bias_flat = {prm_q[3], prm_q[2], prm_q[1], prm_q[0]};
   wire [4*N*8-1:0] mult_flat = {prm_q[7], prm_q[6], prm_q[5], prm_q[4]};
   wire [N*8-1:0]   shifts    = prm_q[8];
+  // (the check sees the shift row as it will be once a write in flight lands)
+  wire             shifts_new = param_we_q && param_row_q == 4'd8;
 
   // Running maximum over the planes of one output row (signed int8): the first plane
   // starts it, every later plane raises it.
@@ -60,7 +74,7 @@ module tpu_activation #(
   genvar i;
   generate
     for (i = 0; i < N; i = i + 1) begin : g_shift
-      assign lane_bad_shift[i] = |shifts[8*i+6 +: 2];
+      assign lane_bad_shift[i] = |(shifts_new ? param_data_q[8*i+6 +: 2] : shifts[8*i+6 +: 2]);
     end
 
     if (Serial == 0) begin : g_parallel

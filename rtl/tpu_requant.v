@@ -3,9 +3,10 @@
 // golden model (tools/model/numerics.hpp, docs/isa.md "Numerics"):
 //   x = sat32(acc + bias); p = x * multiplier; y = round(p / 2^shift) ties away
 //   from zero; y + zp clamped to [relu ? zp : -128, 127].
-// Six pipeline stages (add, four partial products, their sum, rounding add, shift,
-// zero point and clamp); one value per cycle. tpu_activation delays the rows' tags by
-// the same six cycles (RequantStages).
+// Seven pipeline stages (the inputs registered, add, four partial products, their sum,
+// rounding add, shift, zero point and clamp); one value per cycle. tpu_activation
+// delays the rows' tags by the same seven cycles (RequantStages). The inputs get a
+// stage of their own because the accumulator row comes straight off block RAM.
 `default_nettype none
 
 module tpu_requant (
@@ -21,9 +22,15 @@ module tpu_requant (
     output wire        out_valid_o,
     output wire [7:0]  out_o       // int8
 );
+  // Stage 0: the inputs.
+  reg  [31:0] acc_q0, bias_q0, mult_q0;
+  reg  [5:0]  shift_q0;
+  reg  [7:0]  zp_q0;
+  reg         relu_q0;
+
   // Stage 1: saturating bias add.
   wire [31:0] x_d;
-  tpu_sat_add32 u_bias (.a_i(acc_i), .b_i(bias_i), .sum_o(x_d));
+  tpu_sat_add32 u_bias (.a_i(acc_q0), .b_i(bias_q0), .sum_o(x_d));
   reg  [31:0] x_q, mult_q;
   reg  [5:0]  shift_q, shift_qp, shift_q2, shift_q3;
   reg  [7:0]  zp_q, zp_qp, zp_q2, zp_q3;
@@ -74,9 +81,10 @@ module tpu_requant (
   wire [7:0]  out_d = below ? lo[7:0] : (above ? 8'd127 : y_zp[7:0]);
   reg  [7:0]  out_q;
 
-  reg v1_q, vp_q, v2_q, v3_q, v4_q, v5_q;
+  reg v0_q, v1_q, vp_q, v2_q, v3_q, v4_q, v5_q;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
+      v0_q <= 1'b0;
       v1_q <= 1'b0;
       vp_q <= 1'b0;
       v2_q <= 1'b0;
@@ -84,7 +92,8 @@ module tpu_requant (
       v4_q <= 1'b0;
       v5_q <= 1'b0;
     end else begin
-      v1_q <= in_valid_i;
+      v0_q <= in_valid_i;
+      v1_q <= v0_q;
       vp_q <= v1_q;
       v2_q <= vp_q;
       v3_q <= v2_q;
@@ -94,11 +103,17 @@ module tpu_requant (
   end
 
   always @(posedge clk_i) begin
+    acc_q0   <= acc_i;
+    bias_q0  <= bias_i;
+    mult_q0  <= mult_i;
+    shift_q0 <= shift_i;
+    zp_q0    <= zp_i;
+    relu_q0  <= relu_i;
     x_q      <= x_d;
-    mult_q   <= mult_i;
-    shift_q  <= shift_i;
-    zp_q     <= zp_i;
-    relu_q   <= relu_i;
+    mult_q   <= mult_q0;
+    shift_q  <= shift_q0;
+    zp_q     <= zp_q0;
+    relu_q   <= relu_q0;
     hh_q     <= x_hi * m_hi;
     hl_q     <= x_hi * m_lo;
     lh_q     <= x_lo * m_hi;

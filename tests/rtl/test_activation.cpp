@@ -48,6 +48,7 @@ std::vector<LaneParams> load_params(M& dut, std::mt19937& rng, bool bad_shift = 
     tick(dut);
   }
   dut.param_we_i = 0;
+  tick(dut);  // a row takes effect two cycles after it is given (the act sequencer's StCheck)
   return p;
 }
 
