@@ -7,6 +7,7 @@
 #        SEED=n picks nextpnr's placement seed (default 1); the critical path's start and
 #        end are in OUTDIR/critical.txt. SLOW_MHZ=f also lists every register that misses
 #        f MHz, worst first (OUTDIR/slow.txt, scripts/fpga-slow.py): the map for timing work.
+#        SYNTH_EXTRA="-abc9 ..." adds options to synth_<family>, to measure what they buy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 board=$1 out=$2 config=${3:-}
@@ -60,7 +61,7 @@ mkdir -p "$out"
 rm -f "$out/report.txt" "$out/row.md" "$out/overuse.txt" "$bitstream"
 echo "fpga: $board ($family), $config (N=$n): synthesis (Yosys synth_$family)"
 yosys -q -l "$out/synth.log" -p "read_verilog -Irtl $sources; chparam $chparams $top;
-  synth_$family $synth_opts -top $top -json $out/$top.json; tee -q -o $out/synth_stat.txt stat" > /dev/null
+  synth_$family $synth_opts ${SYNTH_EXTRA:-} -top $top -json $out/$top.json; tee -q -o $out/synth_stat.txt stat" > /dev/null
 
 echo "fpga: $board: place and route (nextpnr-$family at $clock_mhz MHz)"
 # Place, route and pack inside OUTDIR: the YoWASP tools see only their working directory.
