@@ -7,6 +7,14 @@
 // results of the two rows before are forwarded, so the same row may be accumulated on
 // consecutive cycles. A row is in memory at the end of the second cycle after it came
 // in. A second, synchronous read port serves the activation unit.
+//
+// A read of the row written in the same cycle is undefined, as on block RAM without
+// bypass logic (no_rw_check: the RAM's read data goes straight into a register, which
+// the ECP5 flow moves into the RAM's output register, scripts/ecp5-outreg.py). No such
+// value is used: the read-modify-write forwards the two rows before, and the activation
+// port reads a row only after its writer has stored it (chaining) and before a younger
+// writer may write it (WAR). Simulation returns a poison value for it instead, so that
+// a use would show as a mismatch with the golden model.
 `default_nettype none
 
 module tpu_accumulators #(
@@ -28,7 +36,7 @@ module tpu_accumulators #(
   localparam integer N        = ArraySize;
   localparam integer AddrBits = $clog2(Rows);
 
-  reg [N*32-1:0] mem_q [0:Rows-1];
+  (* no_rw_check *) reg [N*32-1:0] mem_q [0:Rows-1];
   reg [N*32-1:0] old_q, old2_q, rd_data_q;  // (old2_q: the memory's output register)
 
   // Stage 1: the incoming row waits while its old value is read.
@@ -72,9 +80,22 @@ module tpu_accumulators #(
     end
   end
 
+`ifdef SYNTHESIS
+  wire [N*32-1:0] old_seen = old_q, rd_seen = rd_data_q;
+`else
+  localparam [31:0] Poison = 32'h5EA5_0BAD;
+  reg old_clash_q, rd_clash_q;
+  always @(posedge clk_i) begin
+    old_clash_q <= s2_valid_q && s2_addr_q == in_addr_i;
+    if (rd_en_i) rd_clash_q <= s2_valid_q && s2_addr_q == rd_addr_i;
+  end
+  wire [N*32-1:0] old_seen = old_clash_q ? {N{Poison}} : old_q;
+  wire [N*32-1:0] rd_seen  = rd_clash_q ? {N{Poison}} : rd_data_q;
+`endif
+
   always @(posedge clk_i) begin
     old_q           <= mem_q[in_addr_i];
-    old2_q          <= old_q;
+    old2_q          <= old_seen;
     s1_accumulate_q <= in_accumulate_i;
     s1_addr_q       <= in_addr_i;
     s1_data_q       <= in_data_i;
@@ -92,7 +113,7 @@ module tpu_accumulators #(
     if (rd_en_i) rd_data_q <= mem_q[rd_addr_i];
   end
 
-  assign rd_data_o = rd_data_q;
+  assign rd_data_o = rd_seen;
 endmodule
 
 `default_nettype wire

@@ -9,7 +9,9 @@
 // one per bank and cycle: port 1 (activation results) always writes; port 2 (rhm rows)
 // writes in the same cycle when its row is in another bank, which the writer checks
 // (port 1 wins a bank both ask for). A read of the row being written in the same cycle
-// returns the old contents (read-first).
+// is undefined, as on block RAM without bypass logic (no_rw_check), and simulation
+// returns a poison value (0xA5 bytes) for it: the hazard rules never read a row in the
+// cycle it is written (docs/architecture.md), and a use would show as a mismatch.
 `default_nettype none
 
 module tpu_unified_buffer #(
@@ -40,19 +42,25 @@ module tpu_unified_buffer #(
   genvar k;
   generate
     for (k = 0; k < 4; k = k + 1) begin : g_bank
-      reg [W-1:0] mem_q [0:Rows/4-1];
+      (* no_rw_check *) reg [W-1:0] mem_q [0:Rows/4-1];
       reg [W-1:0] rd_q;
       wire a_here  = a_en_i && a_addr_i[1:0] == k;
       wire b_here  = b_en_i && b_ok_o && b_addr_i[1:0] == k;
       wire w1_here = wr_en_i && wr_addr_i[1:0] == k;
       wire w2_here = w2_en_i && w2_addr_i[1:0] == k && !w1_here;
       wire [AddrBits-3:0] rd_row = a_here ? a_addr_i[AddrBits-1:2] : b_addr_i[AddrBits-1:2];
+      wire [AddrBits-3:0] wr_row = w1_here ? wr_addr_i[AddrBits-1:2] : w2_addr_i[AddrBits-1:2];
       always @(posedge clk_i) begin
-        if (w1_here || w2_here)
-          mem_q[w1_here ? wr_addr_i[AddrBits-1:2] : w2_addr_i[AddrBits-1:2]] <= w1_here ? wr_data_i : w2_data_i;
+        if (w1_here || w2_here) mem_q[wr_row] <= w1_here ? wr_data_i : w2_data_i;
         if (a_here || b_here) rd_q <= mem_q[rd_row];
       end
+`ifdef SYNTHESIS
       assign bank_data[W*k +: W] = rd_q;
+`else
+      reg clash_q;
+      always @(posedge clk_i) if (a_here || b_here) clash_q <= (w1_here || w2_here) && rd_row == wr_row;
+      assign bank_data[W*k +: W] = clash_q ? {ArraySize{8'hA5}} : rd_q;
+`endif
     end
   endgenerate
 
