@@ -7,11 +7,17 @@
 // must not starve behind a long run's traffic). AXI bursts are INCR, one beat every two
 // cycles; a beat outside MemBytes answers SLVERR and writes nothing. The byte port is
 // only ever given addresses the host link has already range-checked.
+//
+// Registered = 1 (fast clocks, block RAM): the RAM's inputs come from registers and its
+// read data is taken two cycles after the access (the RAM has an output register,
+// tpu_board_ram OutReg = 1), so neither side of the RAM meets logic in the same cycle;
+// a read beat then takes four cycles, a byte read three more than with Registered = 0.
 `default_nettype none
 
 module tpu_board_mem #(
-    parameter integer DataWidth = 32,
-    parameter integer MemBytes  = 65536
+    parameter integer DataWidth  = 32,
+    parameter integer MemBytes   = 65536,
+    parameter integer Registered = 0
 ) (
     input  wire                   clk_i,
     input  wire                   rst_ni,
@@ -59,13 +65,15 @@ module tpu_board_mem #(
   localparam integer IdxBits  = 32 - LaneBits;  // a word index of the whole address space
   localparam [IdxBits-1:0] WordsI = Words[IdxBits-1:0];
   localparam [2:0] SIdle = 3'd0, SRdRam = 3'd1, SRdBeat = 3'd2, SWrBeat = 3'd3, SWrResp = 3'd4,
-                   SByteRd = 3'd5;
+                   SByteRd = 3'd5, SRdWait = 3'd6, SByteWait = 3'd7;
+  localparam [1:0] Waits = Registered != 0 ? 2'd2 : 2'd0;  // a read's cycles beyond one to its data
 
   reg [2:0]          state_q;
   reg [IdxBits-1:0]  word_q;     // the current beat's word
   reg [7:0]          left_q;     // beats after the current one
   reg                err_q;      // a write beat fell outside memory
   reg [LaneBits-1:0] lane_q;     // byte-port read: the lane to answer with
+  reg [1:0]          wait_q;     // read: cycles still to wait for the data
 
   wire in_range  = word_q < WordsI;
   wire take_byte = state_q == SIdle && byte_valid_i;
@@ -80,11 +88,13 @@ module tpu_board_mem #(
     end else begin
       case (state_q)
         SIdle: begin
-          if (take_byte) state_q <= byte_we_i ? SIdle : SByteRd;
+          if (take_byte) state_q <= byte_we_i ? SIdle : Waits != 2'd0 ? SByteWait : SByteRd;
           else if (take_ar) state_q <= SRdRam;
           else if (take_aw) state_q <= SWrBeat;
         end
-        SRdRam:  state_q <= SRdBeat;
+        SRdRam:    state_q <= Waits != 2'd0 ? SRdWait : SRdBeat;
+        SRdWait:   if (wait_q == 2'd1) state_q <= SRdBeat;
+        SByteWait: if (wait_q == 2'd1) state_q <= SByteRd;
         SRdBeat: if (r_fire) state_q <= (left_q == 8'd0) ? SIdle : SRdRam;
         SWrBeat: if (w_fire && (s_wlast_i || left_q == 8'd0)) state_q <= SWrResp;
         SWrResp: if (s_bready_i) state_q <= SIdle;
@@ -108,19 +118,47 @@ module tpu_board_mem #(
       if (w_fire && !in_range) err_q <= 1'b1;
     end
     if (take_byte) lane_q <= byte_addr_i[LaneBits-1:0];
+    if (take_byte || state_q == SRdRam) wait_q <= Waits;
+    else if (wait_q != 2'd0) wait_q <= wait_q - 2'd1;
   end
 
   // The RAM: a byte access in idle, a read beat's address, a write beat's data.
   wire [WordBits-1:0] byte_word = byte_addr_i[WordBits+LaneBits-1:LaneBits];
   wire [Lanes-1:0]    byte_we   = byte_we_i ? ({{(Lanes-1){1'b0}}, 1'b1} << byte_addr_i[LaneBits-1:0])
                                             : {Lanes{1'b0}};
-  assign ram_en_o    = take_byte || (state_q == SRdRam && in_range) || (w_fire && in_range);
-  assign ram_we_o    = take_byte ? byte_we : (w_fire ? s_wstrb_i : {Lanes{1'b0}});
-  assign ram_addr_o  = take_byte ? byte_word : word_q[WordBits-1:0];
-  assign ram_wdata_o = take_byte ? {Lanes{byte_wdata_i}} : s_wdata_i;
+  wire                cmd_en    = take_byte || (state_q == SRdRam && in_range) || (w_fire && in_range);
+  wire [Lanes-1:0]    cmd_we    = take_byte ? byte_we : (w_fire ? s_wstrb_i : {Lanes{1'b0}});
+  wire [WordBits-1:0] cmd_addr  = take_byte ? byte_word : word_q[WordBits-1:0];
+  wire [DataWidth-1:0] cmd_wdata = take_byte ? {Lanes{byte_wdata_i}} : s_wdata_i;
+  generate
+    if (Registered != 0) begin : g_reg
+      // (in order: the next access is decided no earlier than the cycle this one reaches the RAM)
+      reg                 en_q;
+      reg [Lanes-1:0]     we_q;
+      reg [WordBits-1:0]  addr_q;
+      reg [DataWidth-1:0] wdata_q;
+      always @(posedge clk_i) begin
+        if (!rst_ni) en_q <= 1'b0;
+        else         en_q <= cmd_en;
+        we_q    <= cmd_we;
+        addr_q  <= cmd_addr;
+        wdata_q <= cmd_wdata;
+      end
+      assign ram_en_o    = en_q;
+      assign ram_we_o    = we_q;
+      assign ram_addr_o  = addr_q;
+      assign ram_wdata_o = wdata_q;
+    end else begin : g_direct
+      assign ram_en_o    = cmd_en;
+      assign ram_we_o    = cmd_we;
+      assign ram_addr_o  = cmd_addr;
+      assign ram_wdata_o = cmd_wdata;
+    end
+  endgenerate
 
   // The read data stays on the RAM's output until its next access, which is never
-  // before the beat (or the byte) has been taken.
+  // before the beat (or the byte) has been taken. (A write beat's response leaves before
+  // its data reaches a registered RAM, but the next access comes after it.)
   reg rd_err_q;
   always @(posedge clk_i) if (state_q == SRdRam) rd_err_q <= !in_range;
 

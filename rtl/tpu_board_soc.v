@@ -21,7 +21,8 @@ module tpu_board_soc #(
     parameter integer MaxBeats      = 16,
     parameter integer ClksPerBit    = 104,      // clock / baud: 12 MHz, 115200 baud
     parameter integer MaxPayload    = 256,      // bytes per memory request
-    parameter integer TimeoutCycles = 1200000   // a frame silent this long is dropped (0.1 s)
+    parameter integer TimeoutCycles = 1200000,  // a frame silent this long is dropped (0.1 s)
+    parameter integer MemRegistered = 0         // 1: registered RAM inputs, RAM with an output register (tpu_board_mem)
 ) (
     input  wire                  clk_i,
     input  wire                  rst_ni,
@@ -113,7 +114,7 @@ module tpu_board_soc #(
   wire unused_axi = ^{arsize, awsize, arburst, awburst};
 
   // ---- device memory -----------------------------------------------------------------
-  tpu_board_mem #(.DataWidth(DmaWidth), .MemBytes(DramBytes)) u_mem (
+  tpu_board_mem #(.DataWidth(DmaWidth), .MemBytes(DramBytes), .Registered(MemRegistered)) u_mem (
       .clk_i, .rst_ni,
       .s_arvalid_i(arvalid), .s_arready_o(arready), .s_araddr_i(araddr), .s_arlen_i(arlen),
       .s_rvalid_o(rvalid), .s_rready_i(rready), .s_rdata_o(rdata), .s_rresp_o(rresp),
