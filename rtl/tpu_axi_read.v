@@ -6,9 +6,9 @@
 // cross a 4 KB boundary. The address side issues bursts as soon as there is room to
 // remember them (up to Bursts outstanding), and takes the next span in the cycle the
 // last burst of the current one is issued; the data side matches the returning beats,
-// in order, to the remembered bursts. The R channel enters through a register slice
-// (rready and the beat both from registers: a slave's read data, often straight off a
-// block RAM, meets no logic in the cycle it arrives). Each beat leaves on the out stream as the raw bus word with
+// in order, to the remembered bursts. Each beat leaves on the out stream, through a
+// register slice (tpu_reg_slice: the consumer's ready and a slave's read data, often
+// straight off block RAM, meet no logic on this side), as the raw bus word with
 // its window of valid byte lanes [lo, hi) and its span's tag; `last` marks a span's
 // final beat. A non-OKAY response on any beat of a span sets `error` from that beat to
 // the span's end (the consumer reports BUS_ERROR at `last`).
@@ -145,23 +145,15 @@ module tpu_axi_read #(
   assign m_axi_arburst_o = 2'b01;  // INCR
 
   // ---- data side: the bursts on the bus, oldest first --------------------------------
-  // The R channel through a register slice; r_* below is its output.
-  wire                r_valid, r_ready, r_last;
-  wire [DataBits-1:0] r_data;
-  wire [1:0]          r_resp;
-  tpu_reg_slice #(.Width(DataBits + 3)) u_r (
-      .clk_i, .rst_ni,
-      .in_valid_i(m_axi_rvalid_i), .in_ready_o(m_axi_rready_o),
-      .in_data_i({m_axi_rlast_i, m_axi_rresp_i, m_axi_rdata_i}),
-      .out_valid_o(r_valid), .out_ready_i(r_ready), .out_data_o({r_last, r_resp, r_data}));
-  wire                r_fire = r_valid && r_ready;
+  wire                o_ready;   // the out stream's register slice has room
+  wire                r_fire = m_axi_rvalid_i && m_axi_rready_o;
   wire                rec_valid;
   wire [RecBits-1:0]  rec;
   wire [CntBits-1:0]  unused_count;
   tpu_fifo #(.Width(RecBits), .Depth(Bursts)) u_bursts (
       .clk_i, .rst_ni, .clear_i(1'b0),
       .in_valid_i(ar_fire), .in_ready_o(rec_ready), .in_data_i(ar_rec_q),
-      .out_valid_o(rec_valid), .out_ready_i(r_fire && r_last), .out_data_o(rec),
+      .out_valid_o(rec_valid), .out_ready_i(r_fire && m_axi_rlast_i), .out_data_o(rec),
       .count_o(unused_count));
   wire [LaneBits:0] rec_hi   = rec[LaneBits:0];
   wire [LaneBits:0] rec_lo   = rec[2*LaneBits+1:LaneBits+1];
@@ -171,9 +163,9 @@ module tpu_axi_read #(
   reg          beat_mid_q;      // a burst is part-way through: not its first beat
   reg          err_q;           // an earlier beat of this span had an error
   reg  [CntBits:0] spans_q;     // spans taken and not yet ended on the out stream
-  wire         bad      = r_resp != 2'b00;
-  wire         out_fire = r_fire;                // beats pass straight through
-  wire         span_out = out_fire && out_last_o;
+  wire         bad      = m_axi_rresp_i != 2'b00;
+  wire         r_ends   = m_axi_rlast_i && rec_ends;   // the beat ends its span
+  wire         span_out = out_valid_o && out_ready_i && out_last_o;
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -181,21 +173,26 @@ module tpu_axi_read #(
       err_q      <= 1'b0;
       spans_q    <= {(CntBits+1){1'b0}};
     end else begin
-      if (r_fire) beat_mid_q <= !r_last;
-      if (span_out) err_q <= 1'b0;
+      if (r_fire) beat_mid_q <= !m_axi_rlast_i;
+      if (r_fire && r_ends) err_q <= 1'b0;
       else if (r_fire && bad) err_q <= 1'b1;
       spans_q <= spans_q + {{CntBits{1'b0}}, cmd_fire} - {{CntBits{1'b0}}, span_out};
     end
   end
 
-  assign r_ready        = rec_valid && out_ready_i;
-  assign out_valid_o    = rec_valid && r_valid;
-  assign out_data_o     = r_data;
-  assign out_lo_o       = beat_mid_q ? {(LaneBits+1){1'b0}} : rec_lo;
-  assign out_hi_o       = (r_last && rec_ends) ? rec_hi : Bytes[LaneBits:0];
-  assign out_last_o     = r_last && rec_ends;
-  assign out_error_o    = err_q || bad;
-  assign out_tag_o      = rec_tag;
+  // Each beat, with its lanes, end and error, leaves through a register slice: the
+  // consumer's ready and the beat's data (often straight off a slave's block RAM) meet
+  // no logic on this side of it.
+  localparam integer OutBits = DataBits + 2 * (LaneBits + 1) + 3;
+  wire [LaneBits:0] beat_lo = beat_mid_q ? {(LaneBits+1){1'b0}} : rec_lo;
+  wire [LaneBits:0] beat_hi = r_ends ? rec_hi : Bytes[LaneBits:0];
+  tpu_reg_slice #(.Width(OutBits)) u_out (
+      .clk_i, .rst_ni,
+      .in_valid_i(rec_valid && m_axi_rvalid_i), .in_ready_o(o_ready),
+      .in_data_i({rec_tag, err_q || bad, r_ends, beat_hi, beat_lo, m_axi_rdata_i}),
+      .out_valid_o(out_valid_o), .out_ready_i(out_ready_i),
+      .out_data_o({out_tag_o, out_error_o, out_last_o, out_hi_o, out_lo_o, out_data_o}));
+  assign m_axi_rready_o = rec_valid && o_ready;
   assign busy_o         = spans_q != {(CntBits+1){1'b0}};
 
 
