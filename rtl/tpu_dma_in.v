@@ -342,7 +342,9 @@ module tpu_dma_in #(
                   else if (finish)                     state_q <= StIdle;
                   else if (last_beat && is_rw && rw_last_row) state_q <= StTail;
         StTail:   if (finish) state_q <= StIdle;
-        StDrain:  if (fly_next == 0 && !rq_q && !wb_valid && !pr_q && full_q == 2'b00) state_q <= StRetire;
+        // (fly_q, not fly_next: with the requester stopped nothing new flies, and the
+        // beat's handshake stays out of this register's enable)
+        StDrain:  if (fly_q == 0 && !rq_q && !wb_valid && !pr_q && full_q == 2'b00) state_q <= StRetire;
         StRetire: state_q <= StIdle;
         default:  state_q <= StIdle;
       endcase
