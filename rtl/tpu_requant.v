@@ -3,10 +3,10 @@
 // golden model (tools/model/numerics.hpp, docs/isa.md "Numerics"):
 //   x = sat32(acc + bias); p = x * multiplier; y = round(p / 2^shift) ties away
 //   from zero; y + zp clamped to [relu ? zp : -128, 127].
-// Seven pipeline stages (the inputs registered, add, four partial products, their sum,
-// rounding add, shift, zero point and clamp); one value per cycle. tpu_activation
-// delays the rows' tags by the same seven cycles (RequantStages). The inputs get a
-// stage of their own because the accumulator row comes straight off block RAM.
+// Eight pipeline stages (the inputs registered, add, four partial products, their sum,
+// rounding add, shift, zero point, clamp); one value per cycle. tpu_activation delays
+// the rows' tags by the same eight cycles (RequantStages). The inputs get a stage of
+// their own because the accumulator row comes straight off block RAM.
 `default_nettype none
 
 module tpu_requant (
@@ -72,16 +72,17 @@ module tpu_requant (
   reg  [7:0]  zp_q4;
   reg         relu_q4;
 
-  // Stage 6: zero point and clamp, y + zp = zp +- q in one add.
-  wire [10:0] zp_w  = {{3{zp_q4[7]}}, zp_q4};
-  wire [10:0] y_zp  = neg_q2 ? zp_w - {2'b0, q_q} : zp_w + {2'b0, q_q};
-  wire [10:0] lo    = relu_q4 ? zp_w : {{3{1'b1}}, 8'h80};
+  // Stage 6: the zero point, y + zp = zp +- q in one add.
+  wire [10:0] zp_w   = {{3{zp_q4[7]}}, zp_q4};
+  wire [10:0] y_zp_d = neg_q2 ? zp_w - {2'b0, q_q} : zp_w + {2'b0, q_q};
+  reg  [10:0] y_zp, lo;
+  // Stage 7: the clamp to [relu ? zp : -128, 127].
   wire        below = $signed(y_zp) < $signed(lo);
   wire        above = $signed(y_zp) > $signed(11'd127);
   wire [7:0]  out_d = below ? lo[7:0] : (above ? 8'd127 : y_zp[7:0]);
   reg  [7:0]  out_q;
 
-  reg v0_q, v1_q, vp_q, v2_q, v3_q, v4_q, v5_q;
+  reg v0_q, v1_q, vp_q, v2_q, v3_q, v4_q, v5_q, v6_q;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       v0_q <= 1'b0;
@@ -91,6 +92,7 @@ module tpu_requant (
       v3_q <= 1'b0;
       v4_q <= 1'b0;
       v5_q <= 1'b0;
+      v6_q <= 1'b0;
     end else begin
       v0_q <= in_valid_i;
       v1_q <= v0_q;
@@ -99,6 +101,7 @@ module tpu_requant (
       v3_q <= v2_q;
       v4_q <= v3_q;
       v5_q <= v4_q;
+      v6_q <= v5_q;
     end
   end
 
@@ -136,10 +139,12 @@ module tpu_requant (
     neg_q2   <= neg_q;
     zp_q4    <= zp_q3;
     relu_q4  <= relu_q3;
+    y_zp     <= y_zp_d;
+    lo       <= relu_q4 ? zp_w : {{3{1'b1}}, 8'h80};
     out_q    <= out_d;
   end
 
-  assign out_valid_o = v5_q;
+  assign out_valid_o = v6_q;
   assign out_o       = out_q;
   wire unused = ^{sum_r[63:9], hh_q[33:32], ll_q[33:32]};  // (|hh| <= 2^30, 0 <= ll < 2^32)
 endmodule
