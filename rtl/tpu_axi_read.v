@@ -88,11 +88,26 @@ module tpu_axi_read #(
   reg  [LaneBits-1:0]     off_q;       // the span's first lane
   reg  [LaneBits:0]       hi_q;        // one past the last valid lane of its last word
   reg                     tag_q;
-  wire [LenBits-1:0]      room_m1 = {{(LenBits-PwBits){1'b0}}, ~word_q[PwBits-1:0]};
   localparam integer CapM1I    = MaxBeats - 1;
   wire [LenBits-1:0]      cap_m1   = CapM1I[LenBits-1:0];
-  wire [LenBits-1:0]      lim_m1  = room_m1 < cap_m1 ? room_m1 : cap_m1;
-  wire                    last    = need_m1_q <= lim_m1;
+  wire [LenBits-1:0]      lim_m1;   // the next burst's beats minus one: min(room, cap)
+  wire                    last;     // ... and it is the span's last
+  localparam integer CapBits = $clog2(MaxBeats);
+  generate
+    if (MaxBeats >= 2 && (1 << CapBits) == MaxBeats && MaxBeats < PageWords) begin : g_pow2
+      // A power-of-two cap 2^c: the page's room is below it only in the page's last 2^c
+      // words, and then it is the low c bits' complement; so both are a few LUTs, not
+      // two comparisons one after the other.
+      wire near_end = &word_q[PwBits-1:CapBits] && |word_q[CapBits-1:0];
+      assign lim_m1 = near_end ? {{(LenBits-CapBits){1'b0}}, ~word_q[CapBits-1:0]} : cap_m1;
+      assign last   = need_m1_q[LenBits-1:CapBits] == {(LenBits-CapBits){1'b0}} &&
+                      (!near_end || need_m1_q[CapBits-1:0] <= ~word_q[CapBits-1:0]);
+    end else begin : g_any
+      wire [LenBits-1:0] room_m1 = {{(LenBits-PwBits){1'b0}}, ~word_q[PwBits-1:0]};
+      assign lim_m1 = room_m1 < cap_m1 ? room_m1 : cap_m1;
+      assign last   = need_m1_q <= lim_m1;
+    end
+  endgenerate
 
   reg                 ar_valid_q;
   reg  [31:0]         ar_addr_q;
