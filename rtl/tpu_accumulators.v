@@ -10,7 +10,7 @@
 //
 // A read of the row written in the same cycle is undefined, as on block RAM without
 // bypass logic (no_rw_check: the RAM's read data goes straight into a register, which
-// the ECP5 flow moves into the RAM's output register, scripts/ecp5-outreg.py). No such
+// the ECP5 flow moves into the RAM's output register, scripts/ecp5-pack-regs.py). No such
 // value is used: the read-modify-write forwards the two rows before, and the activation
 // port reads a row only after its writer has stored it (chaining) and before a younger
 // writer may write it (WAR). Simulation returns a poison value for it instead, so that

@@ -3,7 +3,7 @@
 // FPGAs without single-port RAM macros, e.g. ECP5 EBR). Same port as
 // rtl/ice40/tpu_ice40_spram.v: read data the cycle after the address, held until the
 // next access. OutReg = 1 adds a register after the read data (two cycles; on the ECP5
-// it becomes the block RAM's output register, scripts/ecp5-outreg.py, which leaves
+// it becomes the block RAM's output register, scripts/ecp5-pack-regs.py, which leaves
 // the slow RAM output out of every logic path).
 `default_nettype none
 

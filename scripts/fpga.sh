@@ -63,9 +63,9 @@ echo "fpga: $board ($family), $config (N=$n): synthesis (Yosys synth_$family)"
 yosys -q -l "$out/synth.log" -p "read_verilog -Irtl $sources; chparam $chparams $top;
   synth_$family $synth_opts ${SYNTH_EXTRA:-} -top $top -json $out/$top.json; tee -q -o $out/synth_stat.txt stat" > /dev/null
 if [ "$family" = ecp5 ]; then
-  # The register after each block-RAM read into the RAM's output register (REGMODE
-  # OUTREG), which Yosys does not infer; the cell counts from the netlist that is placed.
-  python3 scripts/ecp5-outreg.py "$out/$top.json" "$top" | sed 's/^/fpga: /'
+  # The registers after block-RAM reads and around multipliers into the hard blocks'
+  # own (which Yosys does not infer); the cell counts from the netlist that is placed.
+  python3 scripts/ecp5-pack-regs.py "$out/$top.json" "$top" | sed 's/^/fpga: /'
   yosys -q -p "read_json $out/$top.json; tee -q -o $out/synth_stat.txt stat" > /dev/null
 fi
 
