@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+// Cases for scripts/ecp5-pack-regs.py (tests/fpga/test_pack_regs.sh): registers the
+// pass must move into the hard blocks, and ones it must leave alone.
+module pack_cases (
+    input  wire        clk,
+    input  wire        en,
+    input  wire        rst,
+    input  wire [7:0]  a,
+    input  wire [7:0]  b,
+    input  wire [8:0]  addr,
+    input  wire        we,
+    input  wire [35:0] wdata,
+    output reg  [15:0] p_both,    // inputs and output registered: all three groups move
+    output reg  [15:0] p_reset,   // output register with a reset: stays
+    output wire [15:0] p_comb,    // no registers at all: nothing to move
+    output reg  [35:0] ram_out,   // a plain register after the RAM read: moves (OUTREG)
+    output reg  [35:0] ram_en,    // ... with an enable: moves, the enable on OCE
+    output wire [35:0] ram_logic  // logic after the RAM read: stays
+);
+  reg [7:0] a_q, b_q;
+  always @(posedge clk) begin
+    a_q    <= a;
+    b_q    <= b;
+    p_both <= $signed(a_q) * $signed(b_q);
+  end
+  always @(posedge clk)
+    if (rst) p_reset <= 16'd0;
+    else     p_reset <= $signed(a) * $signed(b);
+  assign p_comb = a * b;
+
+  (* no_rw_check *) reg [35:0] mem1 [0:511];
+  (* no_rw_check *) reg [35:0] mem2 [0:511];
+  (* no_rw_check *) reg [35:0] mem3 [0:511];
+  reg [35:0] rd1, rd2, rd3;
+  always @(posedge clk) begin
+    if (we) begin
+      mem1[addr] <= wdata;
+      mem2[addr] <= wdata;
+      mem3[addr] <= wdata;
+    end
+    rd1 <= mem1[~addr];
+    rd2 <= mem2[~addr];
+    rd3 <= mem3[~addr];
+    ram_out <= rd1;
+    if (en) ram_en <= rd2;
+  end
+  assign ram_logic = rd3 ^ {36{en}};
+endmodule

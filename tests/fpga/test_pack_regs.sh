@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# scripts/ecp5-pack-regs.py on hand-made cases (pack/pack_cases.v, synthesized with
+# synth_ecp5): the registers it must move into the block RAMs' and multipliers' own are
+# moved, with the right modes and enables, and the ones it must leave are left.
+# usage: test_pack_regs.sh SOURCE_DIR WORKDIR
+set -uo pipefail
+src=$1 work=$2
+mkdir -p "$work"
+json=$work/pack_cases.json
+yosys -q -p "read_verilog $src/tests/fpga/pack/pack_cases.v; synth_ecp5 -top pack_cases -json $json" > /dev/null ||
+  { echo "FAIL: synthesis of the cases"; exit 1; }
+python3 "$src/scripts/ecp5-pack-regs.py" "$json" pack_cases || { echo "FAIL: the pass"; exit 1; }
+python3 - "$json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))["modules"]["pack_cases"]
+cells, nets = m["cells"], m["netnames"]
+fails = []
+def check(what, ok):
+    if not ok:
+        fails.append(what)
+def bits(name):
+    return nets[name]["bits"]
+def drivers(name):
+    """(cell type, port, cell) driving each bit of a net"""
+    out = []
+    for b in bits(name):
+        for c in cells.values():
+            for p, bs in c["connections"].items():
+                if c["port_directions"].get(p) == "output" and b in bs:
+                    out.append((c["type"], p, c))
+    return out
+def s(v):
+    return v.strip() if isinstance(v, str) else v
+# multipliers: p_both straight from a MULT18X18D with all three registers; its inputs
+# a and b (not a_q, b_q) on the A and B pins
+d = drivers("p_both")
+check("p_both driven by multiplier outputs", d and all(t == "MULT18X18D" and p.startswith("P") for t, p, _ in d))
+if d:
+    mult = d[0][2]
+    for r in ("INPUTA", "INPUTB", "OUTPUT"):
+        check("p_both's multiplier registers %s" % r, s(mult["parameters"].get("REG_%s_CLK" % r)) == "CLK0")
+    a_bits = set(bits("a"))
+    check("p_both's multiplier takes a itself", any(mult["connections"][p][0] in a_bits for p in mult["connections"] if p.startswith("A") and p[1:].isdigit()))
+d = drivers("p_reset")
+check("p_reset still from flip-flops (they reset)", d and all(t == "TRELLIS_FF" for t, _, _ in d))
+d = drivers("p_comb")
+check("p_comb: no registers to move", not any(t == "MULT18X18D" and s(c["parameters"].get("REG_OUTPUT_CLK", "NONE")) != "NONE" for t, _, c in d))
+# block RAM: ram_out and ram_en straight from DP16KD outputs in OUTREG mode, ram_en's
+# enable on OCE; ram_logic from logic
+for name, enable in (("ram_out", "1"), ("ram_en", bits("en")[0])):
+    d = drivers(name)
+    check("%s driven by block-RAM outputs" % name, d and all(t == "DP16KD" for t, _, _ in d))
+    for _, _, c in d:
+        check("%s: OUTREG" % name, s(c["parameters"].get("REG_MODE_B", c["parameters"].get("REGMODE_B"))) == "OUTREG")
+        check("%s: OCEB is the enable" % name, c["connections"]["OCEB"] == [enable])
+d = drivers("ram_logic")
+check("ram_logic from logic", d and all(t == "LUT4" for t, _, _ in d))
+for c in cells.values():
+    if c["type"] == "DP16KD" and s(c["parameters"].get("REGMODE_B")) == "NOREG":
+        check("the untouched RAM keeps OCEB at 1", c["connections"]["OCEB"] == ["1"])
+for f in fails:
+    print("FAIL:", f)
+print("pack-regs: %d checks failed" % len(fails))
+sys.exit(1 if fails else 0)
+PY
