@@ -167,15 +167,15 @@ module tpu_decode #(
   assign op_o = op;
   assign instr_o = instr_r;
 
-  // Fields, widened to 37 bits so that no sum below can wrap. Counts are stored minus
-  // one; the +1 is applied here.
+  // Fields. Counts are stored minus one: "count > N" is "field >= N", a comparison with a
+  // constant and no adder in front of it (this part's longest path).
   wire [15:0] ub       = instr_r[TPU_MMC_UB_LSB +: TPU_MMC_UB_W];          // same place in rhm/whm/act
   wire [15:0] acc      = instr_r[TPU_MMC_ACC_LSB +: TPU_MMC_ACC_W];
-  wire [36:0] seglen   = {31'd0, instr_r[TPU_RHM_SEGLEN_LSB +: TPU_RHM_SEGLEN_W]} + 37'd1;
-  wire [36:0] segs     = {31'd0, instr_r[TPU_RHM_SEGS_LSB +: TPU_RHM_SEGS_W]} + 37'd1;
-  wire [36:0] len      = {31'd0, instr_r[TPU_WHM_LEN_LSB +: TPU_WHM_LEN_W]} + 37'd1;
-  wire [36:0] k        = {31'd0, instr_r[TPU_RW_K_LSB +: TPU_RW_K_W]} + 37'd1;
-  wire [36:0] n        = {31'd0, instr_r[TPU_RW_N_LSB +: TPU_RW_N_W]} + 37'd1;
+  wire [36:0] seglen_m1 = {31'd0, instr_r[TPU_RHM_SEGLEN_LSB +: TPU_RHM_SEGLEN_W]};
+  wire [36:0] segs_m1   = {31'd0, instr_r[TPU_RHM_SEGS_LSB +: TPU_RHM_SEGS_W]};
+  wire [36:0] len_m1    = {31'd0, instr_r[TPU_WHM_LEN_LSB +: TPU_WHM_LEN_W]};
+  wire [36:0] k_m1      = {31'd0, instr_r[TPU_RW_K_LSB +: TPU_RW_K_W]};
+  wire [36:0] n_m1      = {31'd0, instr_r[TPU_RW_N_LSB +: TPU_RW_N_W]};
   wire [15:0] params   = instr_r[TPU_ACT_PARAMS_LSB +: TPU_ACT_PARAMS_W];
 
   wire        dram_out = room_r[34] || span_r > {2'd0, room_r};
@@ -200,7 +200,7 @@ module tpu_decode #(
   wire [16:0] acc_end     = acc_end_r;
   wire [36:0] params_end  = {20'd0, params_end_r};
   wire [36:0] x_end       = {12'd0, x_end_r};      // act: its accumulator rows; whm: its UB rows
-  wire        x_over      = x_end > (op == TPU_OP_WHM ? Ub : Acc);
+  wire        x_over      = op == TPU_OP_WHM ? x_end > Ub : x_end > Acc;   // (two constant comparisons)
   wire [36:0] ub_all_end  = {16'd0, ub_all_end_r};   // mmc: the last tile's rows
   wire [36:0] acc_all_end = {16'd0, acc_all_end_r};
 
@@ -217,7 +217,7 @@ module tpu_decode #(
       TPU_OP_HALT: error_o = first_error(|(instr_r & TPU_HALT_RESERVED), 1'b0, 1'b0, 1'b0);
       TPU_OP_SYNC: error_o = first_error(|(instr_r & TPU_SYNC_RESERVED), 1'b0, 1'b0, 1'b0);
       TPU_OP_RHM: begin
-        error_o = first_error(|(instr_r & TPU_RHM_RESERVED) || seglen > N || segs > N ||
+        error_o = first_error(|(instr_r & TPU_RHM_RESERVED) || seglen_m1 >= N || segs_m1 >= N ||
                                   seg_row > N,
                               ub_end > Ub, 1'b0, dram_out);
         unit_o = 2'd0;
@@ -226,7 +226,7 @@ module tpu_decode #(
         hi_o[HiBits*UbWr +: HiBits]     = ub_end[HiBits-1:0];
       end
       TPU_OP_WHM: begin
-        error_o = first_error(|(instr_r & TPU_WHM_RESERVED) || len > N, x_over, 1'b0,
+        error_o = first_error(|(instr_r & TPU_WHM_RESERVED) || len_m1 >= N, x_over, 1'b0,
                               dram_out);
         unit_o = 2'd3;
         en_o[UbRd] = 1'b1;
@@ -234,7 +234,7 @@ module tpu_decode #(
         hi_o[HiBits*UbRd +: HiBits]     = x_end[HiBits-1:0];
       end
       TPU_OP_RW: begin
-        error_o = first_error(|(instr_r & TPU_RW_RESERVED) || k > N || n > N, 1'b0, 1'b0,
+        error_o = first_error(|(instr_r & TPU_RW_RESERVED) || k_m1 >= N || n_m1 >= N, 1'b0, 1'b0,
                               dram_out);
         unit_o = 2'd0;
       end
