@@ -68,6 +68,7 @@ module tpu_dma_out #(
   reg  [UbBits-1:0]   ub_q;      // the next row to read
   reg  [31:0]         addr_q;    // and its device address
   reg  [31:0]         group_q;   // the device address of its group's row 0
+  reg                 final_q;   // the next row to read is the instruction's last
 
   wire [15:0] stride  = in_q[TPU_WHM_STRIDE_LSB +: 16];
   wire [15:0] gstride = in_q[TPU_WHM_GSTRIDE_LSB +: 16];
@@ -106,8 +107,9 @@ module tpu_dma_out #(
       rd_q <= read;
       case (state_q)
         StIdle:   if (take) state_q <= younger ? StRetire : StRun;
-        StRun:    if (read && left_q == 16'd0 && groups_q == 6'd0) state_q <= StDrain;
-        StDrain:  if (empty && pend_next == 17'd0) state_q <= StRetire;
+        StRun:    if (read && final_q) state_q <= StDrain;
+        // (no row is written any more: the registered count, a cycle late at most)
+        StDrain:  if (empty && pend_q == 17'd0) state_q <= StRetire;
         StRetire: state_q <= StIdle;
         default:  state_q <= StIdle;
       endcase
@@ -130,6 +132,7 @@ module tpu_dma_out #(
       ub_q     <= q_instr_i[TPU_WHM_UB_LSB +: UbBits];   // decode checked the range
       addr_q   <= q_instr_i[TPU_WHM_ADDR_LSB +: 32];
       group_q  <= q_instr_i[TPU_WHM_ADDR_LSB +: 32];
+      final_q  <= q_instr_i[TPU_WHM_ROWS_LSB +: 16] == 16'd0 && q_instr_i[TPU_WHM_GROUPS_LSB +: 6] == 6'd0;
     end
     if (rsp && rsp_error_i) fault_q <= 1'b1;
     if (read) begin
@@ -140,9 +143,11 @@ module tpu_dma_out #(
         groups_q <= groups_q - 6'd1;
         addr_q   <= next_group;
         group_q  <= next_group;
+        final_q  <= rows_m1 == 16'd0 && groups_q == 6'd1;
       end else begin
-        left_q <= left_q - 16'd1;
-        addr_q <= addr_q + {16'd0, stride};
+        left_q  <= left_q - 16'd1;
+        addr_q  <= addr_q + {16'd0, stride};
+        final_q <= left_q == 16'd1 && groups_q == 6'd0;
       end
     end
   end
