@@ -38,18 +38,26 @@ def num(v):
     return int(v, 2) if isinstance(v, str) else int(v)
 
 
-# every bit's sinks (cell, port) and whether a module output uses it
-sinks = {}
-for name, cell in cells.items():
-    for port, bits in cell["connections"].items():
-        if cell["port_directions"].get(port) == "input":
+def index_bits():
+    """Every bit's driver (cell, port) and sinks [(cell, port)]; a module output is a sink."""
+    drivers, sinks = {}, {}
+    for name, cell in cells.items():
+        for port, bits in cell["connections"].items():
+            out = cell["port_directions"].get(port) == "output"
             for b in bits:
                 if isinstance(b, int):
-                    sinks.setdefault(b, []).append((name, port))
-for pname, p in mod["ports"].items():
-    for b in p["bits"]:
-        if isinstance(b, int):
-            sinks.setdefault(b, []).append(("<port>", pname))
+                    if out:
+                        drivers[b] = (name, port)
+                    else:
+                        sinks.setdefault(b, []).append((name, port))
+    for pname, p in mod["ports"].items():
+        for b in p["bits"]:
+            if isinstance(b, int):
+                sinks.setdefault(b, []).append(("<port>", pname))
+    return drivers, sinks
+
+
+drivers, sinks = index_bits()
 
 
 def one(cell, port):
@@ -113,24 +121,7 @@ for name in sorted(n for n, c in cells.items() if c["type"] == "DP16KD"):
         merged_ffs += len(plan)
 
 # ---- multipliers ----------------------------------------------------------------------
-drivers = {}
-for name, cell in cells.items():
-    for port, bits in cell["connections"].items():
-        if cell["port_directions"].get(port) == "output":
-            for b in bits:
-                if isinstance(b, int):
-                    drivers[b] = (name, port)
-sinks = {}
-for name, cell in cells.items():
-    for port, bits in cell["connections"].items():
-        if cell["port_directions"].get(port) == "input":
-            for b in bits:
-                if isinstance(b, int):
-                    sinks.setdefault(b, []).append((name, port))
-for pname, p in mod["ports"].items():
-    for b in p["bits"]:
-        if isinstance(b, int):
-            sinks.setdefault(b, []).append(("<port>", pname))
+drivers, sinks = index_bits()   # (after the block RAMs' moves)
 
 
 def plain_ff(name):
