@@ -63,6 +63,14 @@ template <typename M> struct Bench {
     REQUIRE(++cycles < 10000000);
   }
   void idle() { step([] {}); }
+  // Cycles until `done()`, seen after the DUT's reaction, holds (within 100 cycles).
+  template <typename Done> void until(Done done) {
+    bool seen = false;
+    for (int t = 0; !seen; ++t) {
+      REQUIRE(t < 100);
+      step([&] { seen = done(); });
+    }
+  }
 };
 
 // The beats of a read burst whose address was taken, with random backpressure.
@@ -95,11 +103,7 @@ void axi_read(Bench<M>& b, std::mt19937& rng, uint32_t addr, int beats) {
   d.s_arvalid_i = 1;
   d.s_araddr_i = addr;
   d.s_arlen_i = beats - 1;
-  bool taken = false;
-  for (int t = 0; !taken; ++t) {
-    REQUIRE(t < 100);
-    b.step([&] { taken = d.s_arready_o; });
-  }
+  b.until([&] { return bool(d.s_arready_o); });
   d.s_arvalid_i = 0;
   read_beats(b, rng, addr, beats);
 }
@@ -110,11 +114,7 @@ void axi_write(Bench<M>& b, std::mt19937& rng, uint32_t addr, int beats) {
   d.s_awvalid_i = 1;
   d.s_awaddr_i = addr;
   d.s_awlen_i = beats - 1;
-  bool taken = false;
-  for (int t = 0; !taken; ++t) {
-    REQUIRE(t < 100);
-    b.step([&] { taken = d.s_awready_o; });
-  }
+  b.until([&] { return bool(d.s_awready_o); });
   d.s_awvalid_i = 0;
   bool any_bad = false;
   for (int beat = 0; beat < beats;) {
@@ -166,14 +166,10 @@ void byte_access(Bench<M>& b, std::mt19937& rng, bool write, uint32_t addr, bool
     d.s_araddr_i = 0;
     d.s_arlen_i = 0;
   }
-  bool taken = false;
-  for (int t = 0; !taken; ++t) {
-    REQUIRE(t < 100);
-    b.step([&] {
-      taken = d.byte_ready_o;
-      if (race) REQUIRE_FALSE(d.s_arready_o);
-    });
-  }
+  b.until([&] {
+    if (race) REQUIRE_FALSE(d.s_arready_o);
+    return bool(d.byte_ready_o);
+  });
   d.byte_valid_i = 0;
   if (write) b.ref[addr] = value;
   // A read's byte comes back later; a raced AXI request is taken only after it.
@@ -208,8 +204,7 @@ TEMPLATE_TEST_CASE("board memory: AXI bursts and host bytes land and read back l
     d.s_awvalid_i = 1;
     d.s_awaddr_i = a;
     d.s_awlen_i = 15;
-    bool taken = false;
-    while (!taken) b.step([&] { taken = d.s_awready_o; });
+    b.until([&] { return bool(d.s_awready_o); });
     d.s_awvalid_i = 0;
     for (int beat = 0; beat < 16;) {
       const uint32_t data = uint32_t(rng());
@@ -225,8 +220,7 @@ TEMPLATE_TEST_CASE("board memory: AXI bursts and host bytes land and read back l
     }
     d.s_wvalid_i = 0;
     d.s_bready_i = 1;
-    bool answered = false;
-    while (!answered) b.step([&] { answered = d.s_bvalid_o; });
+    b.until([&] { return bool(d.s_bvalid_o); });
     d.s_bready_i = 0;
   }
   int ops[4] = {};
