@@ -22,26 +22,38 @@ module tpu_fifo #(
   localparam integer PtrBits = $clog2(Depth);
 
   reg [Width-1:0]   mem_q [0:Depth-1];
-  reg [PtrBits:0]   wr_q, rd_q;   // one extra bit tells full from empty
-  wire [PtrBits:0]  count = wr_q - rd_q;
+  reg [PtrBits-1:0] wr_q, rd_q;
+  reg [PtrBits:0]   count_q;
+  // Full and non-empty are registers of their own, so that in_ready_o, out_valid_o and
+  // the entries' write enables are flip-flops, not a subtraction and a comparison.
+  reg               full_q, nonempty_q;
   wire              push  = in_valid_i && in_ready_o;
   wire              pop   = out_valid_o && out_ready_i;
 
   always @(posedge clk_i) begin
     if (!rst_ni || clear_i) begin
-      wr_q <= {(PtrBits + 1){1'b0}};
-      rd_q <= {(PtrBits + 1){1'b0}};
+      wr_q       <= {PtrBits{1'b0}};
+      rd_q       <= {PtrBits{1'b0}};
+      count_q    <= {(PtrBits + 1){1'b0}};
+      full_q     <= 1'b0;
+      nonempty_q <= 1'b0;
     end else begin
       if (push) wr_q <= wr_q + 1'b1;
       if (pop)  rd_q <= rd_q + 1'b1;
+      count_q    <= count_q + {{PtrBits{1'b0}}, push} - {{PtrBits{1'b0}}, pop};
+      // (a full FIFO takes nothing, so only a push without a pop fills it)
+      full_q     <= (full_q && !pop) || (push && !pop && count_q == Depth[PtrBits:0] - 1'b1);
+      nonempty_q <= push || (nonempty_q && !(pop && count_q == {{PtrBits{1'b0}}, 1'b1}));
     end
   end
-  always @(posedge clk_i) if (push) mem_q[wr_q[PtrBits-1:0]] <= in_data_i;
+  // The free entry at wr_q takes the input whether or not it is pushed: nothing reads it
+  // before the push that makes it valid, and the write enable then depends on full_q only.
+  always @(posedge clk_i) if (!full_q) mem_q[wr_q] <= in_data_i;
 
-  assign in_ready_o  = count != Depth[PtrBits:0] && !clear_i;
-  assign out_valid_o = count != {(PtrBits + 1){1'b0}};
-  assign out_data_o  = mem_q[rd_q[PtrBits-1:0]];
-  assign count_o     = count;
+  assign in_ready_o  = !full_q && !clear_i;
+  assign out_valid_o = nonempty_q;
+  assign out_data_o  = mem_q[rd_q];
+  assign count_o     = count_q;
 
 `ifdef FORMAL
   // Proven by `make formal`: never more than Depth entries; a stalled output keeps its
@@ -52,13 +64,19 @@ module tpu_fifo #(
   reg f_was_running = 1'b0;  // out of reset in the previous cycle too
   always @(posedge clk_i) f_was_running <= rst_ni;
   wire f_run = f_past_valid && f_was_running && rst_ni;
-  always @(*) if (f_past_valid && rst_ni) assert (count <= Depth[PtrBits:0]);
+  wire [PtrBits:0] f_span = {1'b0, wr_q - rd_q};   // entries by the pointers
+  always @(*) if (f_past_valid && rst_ni) begin
+    assert (count_q <= Depth[PtrBits:0]);
+    assert (full_q == (count_q == Depth[PtrBits:0]));
+    assert (nonempty_q == (count_q != {(PtrBits + 1){1'b0}}));
+    assert (f_span == (full_q ? {(PtrBits + 1){1'b0}} : count_q));
+  end
   always @(posedge clk_i) begin
     if (f_run && !$past(clear_i) && $past(out_valid_o && !out_ready_i)) begin
       assert (out_valid_o);
       assert (out_data_o == $past(out_data_o));
     end
-    if (f_run && !$past(clear_i) && $past(count) == Depth[PtrBits:0]) assert (wr_q == $past(wr_q));
+    if (f_run && !$past(clear_i) && $past(count_q) == Depth[PtrBits:0]) assert (wr_q == $past(wr_q));
   end
 `endif
 endmodule
