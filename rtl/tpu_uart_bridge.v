@@ -71,7 +71,8 @@ module tpu_uart_bridge #(
   reg [31:0]         addr_q;
   reg [15:0]         len_q;
   reg [15:0]         idx_q;        // payload byte index (request, memory write, reply)
-  reg [15:0]         pay_q;        // request payload bytes expected
+  reg [15:0]         rem_q;        // and the bytes after it: its last when zero
+  reg                timeout_q;    // quiet_q has reached TimeoutCycles
   reg [7:0]          sum_q;        // request bytes so far, then reply bytes so far
   reg [7:0]          status_q;
   reg [31:0]         word_q;       // CSR write value, then CSR read value
@@ -97,11 +98,14 @@ module tpu_uart_bridge #(
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
-      state_q <= SSync;
-      quiet_q <= {TimeBits{1'b0}};
+      state_q   <= SSync;
+      quiet_q   <= {TimeBits{1'b0}};
+      timeout_q <= 1'b0;
     end else begin
       quiet_q <= in_valid_i || !receiving ? {TimeBits{1'b0}} : quiet_q + 1'b1;
-      if (receiving && quiet_q == TimeoutCycles[TimeBits-1:0]) begin
+      // (the comparison a cycle ahead, on the count it is about to reach)
+      timeout_q <= !in_valid_i && receiving && quiet_q == TimeoutCycles[TimeBits-1:0] - 1'b1;
+      if (timeout_q) begin
         state_q <= SSync;  // the rest of the frame never came
       end else begin
         case (state_q)
@@ -123,7 +127,7 @@ module tpu_uart_bridge #(
               default: begin
                 len_q[15:8] <= in_data_i;
                 idx_q       <= 16'd0;
-                pay_q       <= pay_len;
+                rem_q       <= pay_len - 16'd1;
                 state_q     <= pay_len != 16'd0 ? SPay : SSum;
               end
             endcase
@@ -131,9 +135,9 @@ module tpu_uart_bridge #(
           SPay: if (in_valid_i) begin
             sum_q <= sum_q + in_data_i;
             idx_q <= idx_q + 16'd1;
+            rem_q <= rem_q - 16'd1;
             if (idx_q < MaxPayload[15:0]) buf_q[idx_q[PayBits-1:0]] <= in_data_i;
-            if (idx_q < 16'd4) word_q[8*idx_q[1:0] +: 8] <= in_data_i;
-            if (idx_q + 16'd1 == pay_q) state_q <= SSum;
+            if (rem_q == 16'd0) state_q <= SSum;
           end
           SSum: if (in_valid_i) begin
             status_q <= sum_q + in_data_i != 8'd0 ? StChecksum :
@@ -143,6 +147,7 @@ module tpu_uart_bridge #(
           end
           SExec: begin
             idx_q     <= 16'd0;
+            rem_q     <= len_q - 16'd1;   // (a memory write's bytes)
             ar_done_q <= 1'b0;
             aw_done_q <= 1'b0;
             w_done_q  <= 1'b0;
@@ -156,7 +161,6 @@ module tpu_uart_bridge #(
           SCsrRd: begin
             if (m_arready_i) ar_done_q <= 1'b1;
             if (m_rvalid_i) begin
-              word_q <= m_rdata_i;
               if (m_rresp_i != 2'b00) status_q <= StBus;
               state_q <= SReply;
             end
@@ -172,7 +176,8 @@ module tpu_uart_bridge #(
           end
           SMemWr: if (mem_ready_i) begin
             idx_q <= idx_q + 16'd1;
-            if (idx_q + 16'd1 == len_q) state_q <= SReply;
+            rem_q <= rem_q - 16'd1;
+            if (rem_q == 16'd0) state_q <= SReply;
           end
           SReply: if (out_fire) begin
             if (phase_q != 2'd0) sum_q <= sum_q + reply_byte;
@@ -180,6 +185,7 @@ module tpu_uart_bridge #(
               2'd0: phase_q <= 2'd1;
               2'd1: begin
                 idx_q   <= 16'd0;
+                rem_q   <= reply_len - 16'd1;
                 phase_q <= reply_len != 16'd0 ? 2'd2 : 2'd3;
                 if (reply_len != 16'd0) state_q <= next_is_mem ? SMemRd : SData;
               end
@@ -194,7 +200,8 @@ module tpu_uart_bridge #(
           SData: if (out_fire) begin
             sum_q <= sum_q + reply_byte;
             idx_q <= idx_q + 16'd1;
-            if (idx_q + 16'd1 == reply_len) begin
+            rem_q <= rem_q - 16'd1;
+            if (rem_q == 16'd0) begin
               state_q <= SReply;
               phase_q <= 2'd3;
             end else if (next_is_mem) begin
@@ -205,6 +212,18 @@ module tpu_uart_bridge #(
         endcase
       end
     end
+  end
+
+  // The CSR word, apart from the state machine: its writes need neither the frame
+  // timeout nor the other states' conditions (a frame that times out leaves a word
+  // nobody reads), which keeps its enable a few signals deep.
+  // (bytes by decode of the index, not an indexed part-select: Yosys builds that as a
+  // shifter over the whole word)
+  integer wb;
+  always @(posedge clk_i) begin
+    for (wb = 0; wb < 4; wb = wb + 1)
+      if (state_q == SPay && in_valid_i && idx_q == wb[15:0]) word_q[8*wb +: 8] <= in_data_i;
+    if (state_q == SCsrRd && m_rvalid_i) word_q <= m_rdata_i;
   end
 
   assign out_valid_o = (state_q == SReply && phase_q != 2'd2) || state_q == SData;
