@@ -7,7 +7,7 @@
 // it is given: a row streamed in the cycle after the last parameter row would not see
 // it). It then streams accumulator rows in plane order (for each output row: planes
 // 0..P-1), marking the first and last plane of each output row. One int8 row leaves for
-// every `last` row, 9 cycles after that row entered (8 requant stages and the pooling
+// every `last` row, 10 cycles after that row entered (9 requant stages and the pooling
 // register). shift_error_o is high while any lane's shift byte is above 63, from the
 // cycle after row 8 is given (the sequencer reports ACT_PARAM instead of streaming).
 //
@@ -37,7 +37,7 @@ module tpu_activation #(
     output wire [ArraySize*8-1:0]  out_data_o
 );
   localparam integer N = ArraySize;
-  localparam integer RequantStages = 8;  // tpu_requant's pipeline depth
+  localparam integer RequantStages = 9;  // tpu_requant's pipeline depth
 
   // Parameter block, one register file row per UB row (bias/multiplier lanes packed
   // little-endian over 4 rows: lane i is bytes 4i..4i+3 of rows 0-3 concatenated).

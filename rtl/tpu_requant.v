@@ -3,9 +3,9 @@
 // golden model (tools/model/numerics.hpp, docs/isa.md "Numerics"):
 //   x = sat32(acc + bias); p = x * multiplier; y = round(p / 2^shift) ties away
 //   from zero; y + zp clamped to [relu ? zp : -128, 127].
-// Eight pipeline stages (the inputs registered, add, four partial products, their sum,
-// rounding add, shift, zero point, clamp); one value per cycle. tpu_activation delays
-// the rows' tags by the same eight cycles (RequantStages). The inputs get a stage of
+// Nine pipeline stages (the inputs registered, add, four partial products, their sum,
+// rounding add, byte shift, bit shift, zero point, clamp); one value per cycle.
+// tpu_activation delays the rows' tags by the same nine cycles (RequantStages). The inputs get a stage of
 // their own because the accumulator row comes straight off block RAM.
 `default_nettype none
 
@@ -58,31 +58,42 @@ module tpu_requant (
   reg  [63:0] sum;
   reg         neg_q;
 
-  // Stage 5: the shift. Any rounded magnitude q >= 512 clamps like 511 (511 + zp > 127
-  // and -511 + zp < -128 for every int8 zp), so only q's low nine bits and "q >= 512"
-  // are computed, not all of q.
-  wire [63:0] sum_r = sum >> shift_q3;
-  wire [8:0]  q_lo  = sum_r[8:0];                                // the rest: q_big
-  wire [6:0]  top   = {1'b0, shift_q3} + 7'd9;                   // q's bit 9 in sum
-  wire [63:0] high  = {64{1'b1}} << top;                         // sum's bits that make q >= 512
-  wire        q_big = |(sum & high);
+  // Stages 5 and 6: the shift, by whole bytes and then by bits. Any rounded magnitude
+  // q >= 512 clamps like 511 (511 + zp > 127 and -511 + zp < -128 for every int8 zp), so
+  // only q's low nine bits and "q >= 512" are computed, not all of q. Stage 5 keeps the
+  // 16 bits from byte shift/8 on and whether any byte above them is set; stage 6 shifts
+  // those by shift%8 and looks at their bits from 9 + shift%8 on.
+  reg  [7:0]  byte_any;                                           // byte k of sum is nonzero
+  integer k;
+  always @(*) for (k = 0; k < 8; k = k + 1) byte_any[k] = |sum[8*k +: 8];
+  wire [2:0]  coarse  = shift_q3[5:3];
+  wire [79:0] sum_pad = {16'd0, sum};
+  wire [15:0] win_d   = sum_pad[8*coarse +: 16];
+  wire [9:0]  above_d = {2'b00, byte_any} >> coarse;                // bytes from coarse on ...
+  wire        hi_d    = |above_d[9:2];                             // ... beyond the window
+  reg  [15:0] win_q;
+  reg         hi_q;
+  reg  [2:0]  fine_q;
+  wire [15:0] win_r = win_q >> fine_q;
+  wire [8:0]  q_lo  = win_r[8:0];                                 // the rest: q_big
+  wire        q_big = hi_q || (win_r[15:9] != 7'd0);
   wire [8:0]  q_d   = q_big ? 9'h1ff : q_lo;
   reg  [8:0]  q_q;
-  reg         neg_q2;
-  reg  [7:0]  zp_q4;
-  reg         relu_q4;
+  reg         neg_q2, neg_q3;
+  reg  [7:0]  zp_q4, zp_q5;
+  reg         relu_q4, relu_q5;
 
-  // Stage 6: the zero point, y + zp = zp +- q in one add.
-  wire [10:0] zp_w   = {{3{zp_q4[7]}}, zp_q4};
-  wire [10:0] y_zp_d = neg_q2 ? zp_w - {2'b0, q_q} : zp_w + {2'b0, q_q};
+  // Stage 7: the zero point, y + zp = zp +- q in one add.
+  wire [10:0] zp_w   = {{3{zp_q5[7]}}, zp_q5};
+  wire [10:0] y_zp_d = neg_q3 ? zp_w - {2'b0, q_q} : zp_w + {2'b0, q_q};
   reg  [10:0] y_zp, lo;
-  // Stage 7: the clamp to [relu ? zp : -128, 127].
+  // Stage 8: the clamp to [relu ? zp : -128, 127].
   wire        below = $signed(y_zp) < $signed(lo);
   wire        above = $signed(y_zp) > $signed(11'd127);
   wire [7:0]  out_d = below ? lo[7:0] : (above ? 8'd127 : y_zp[7:0]);
   reg  [7:0]  out_q;
 
-  reg v0_q, v1_q, vp_q, v2_q, v3_q, v4_q, v5_q, v6_q;
+  reg v0_q, v1_q, vp_q, v2_q, v3_q, vc_q, v4_q, v5_q, v6_q;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       v0_q <= 1'b0;
@@ -90,6 +101,7 @@ module tpu_requant (
       vp_q <= 1'b0;
       v2_q <= 1'b0;
       v3_q <= 1'b0;
+      vc_q <= 1'b0;
       v4_q <= 1'b0;
       v5_q <= 1'b0;
       v6_q <= 1'b0;
@@ -99,7 +111,8 @@ module tpu_requant (
       vp_q <= v1_q;
       v2_q <= vp_q;
       v3_q <= v2_q;
-      v4_q <= v3_q;
+      vc_q <= v3_q;
+      v4_q <= vc_q;
       v5_q <= v4_q;
       v6_q <= v5_q;
     end
@@ -135,18 +148,24 @@ module tpu_requant (
     shift_q3 <= shift_q2;
     zp_q3    <= zp_q2;
     relu_q3  <= relu_q2;
-    q_q      <= q_d;
+    win_q    <= win_d;
+    hi_q     <= hi_d;
+    fine_q   <= shift_q3[2:0];
     neg_q2   <= neg_q;
     zp_q4    <= zp_q3;
     relu_q4  <= relu_q3;
+    q_q      <= q_d;
+    neg_q3   <= neg_q2;
+    zp_q5    <= zp_q4;
+    relu_q5  <= relu_q4;
     y_zp     <= y_zp_d;
-    lo       <= relu_q4 ? zp_w : {{3{1'b1}}, 8'h80};
+    lo       <= relu_q5 ? zp_w : {{3{1'b1}}, 8'h80};
     out_q    <= out_d;
   end
 
   assign out_valid_o = v6_q;
   assign out_o       = out_q;
-  wire unused = ^{sum_r[63:9], hh_q[33:32], ll_q[33:32]};  // (|hh| <= 2^30, 0 <= ll < 2^32)
+  wire unused = ^{above_d[1:0], hh_q[33:32], ll_q[33:32]};  // (|hh| <= 2^30, 0 <= ll < 2^32)
 endmodule
 
 `default_nettype wire
