@@ -157,7 +157,9 @@ module tpu_dma_in #(
   reg  [5:0]          rq_seg_q;
   reg  [31:0]         row_addr_q;  // first byte of its row
   reg  [31:0]         span_addr_q; // first byte of its next span
-  reg  [FlyBits-1:0]  fly_q;       // spans requested, last beat not yet consumed (both stages)
+  // spans requested and spans whose last beat was consumed (both stages), counted apart
+  // so that neither count waits for the other's event: the difference is in flight
+  reg  [FlyBits-1:0]  asked_q, ended_q;
   reg  [OwedBits-1:0] owed_q;      // weight-FIFO rows that taken rw will still push
   reg  [GBits-1:0]    rq_gm1_q;    // window gather: the largest group's rows - 1 (0: off)
 
@@ -189,6 +191,7 @@ module tpu_dma_in #(
   reg  [2*WinSegs*WinBytes*8-1:0] win_q;   // [bank][segment] windows of WinBeats beats
   reg  [2*WinSegs*LaneBits-1:0]   off_q;   // [bank][segment]: where its span starts in beat 0
   reg  [1:0]          full_q;
+  wire [1:0]          full = (GatherSegs > 0) ? full_q : 2'b00;   // (constant without the gather)
   // each full bank's group: where its rows go and how to cut them, so that rows leave
   // while the consumer already fills the next instruction's groups
   localparam integer MetaBits = UbBits + GBits + GBits + 7 + 6 + SlotBits + 1;
@@ -214,7 +217,6 @@ module tpu_dma_in #(
   wire [15:0] rq_stride    = rq_in_q[TPU_RHM_STRIDE_LSB +: 16];
   wire [15:0] rq_segstride = rq_in_q[TPU_RHM_SEGSTRIDE_LSB +: 16];
   wire [5:0]  rq_segs_m1   = rq_in_q[TPU_RHM_SEGS_LSB +: 6];
-  wire [6:0]  rq_mem_rows  = mem_rows_of(rq_in_q);
   wire [5:0]  rq_seglen_m1 = rq_in_q[TPU_RHM_SEGLEN_LSB +: 6];
   // (without the window gather its logic is constant: no register to carry it)
   wire [GBits-1:0] rq_gm1  = (GatherSegs > 0) ? rq_gm1_q : {GBits{1'b0}};
@@ -241,18 +243,38 @@ module tpu_dma_in #(
   // faulting beat, so the spans of the instructions after it may be missing.
   reg  q_young_q, q_fresh_q, hd_young_q, hd_fresh_q, own_fault_q, err_seen_q;
   wire rq_young = q_young_q;
-  wire err_in_mem = (err_pc_i >> PcBits) == 32'd0;
   wire younger  = hd_young_q || own_fault_q;
+  wire q_younger, hd_younger;
+  tpu_younger #(.PcBits(PcBits)) u_q_younger (
+      .err_valid_i, .err_pc_i, .pc_i(q_pc_i), .younger_o(q_younger));
+  tpu_younger #(.PcBits(PcBits)) u_hd_younger (
+      .err_valid_i, .err_pc_i, .pc_i(hd_pc), .younger_o(hd_younger));
 
   wire q_is_rw  = q_instr_i[3:0] == TPU_OP_RW;
   wire [GBits-1:0] q_gm1 = window_m1(q_instr_i[3:0], q_instr_i[TPU_RHM_ROWS_LSB +: 16],
       q_instr_i[TPU_RHM_STRIDE_LSB +: 16], q_instr_i[TPU_RHM_SEGLEN_LSB +: 6], q_instr_i[TPU_RHM_SEGS_LSB +: 6]);
   reg  [OwedBits-1:0] owed_n_q;    // owed_q + N: the rows owed once one more rw is taken
-  wire wf_room  = {1'b0, wf_free_i} >= owed_n_q;
+  // (a cycle old: no head is taken in the cycle after a take, and a row pushed since
+  // takes one free row and one owed row alike, so the old answer errs only towards no)
+  reg  wf_room_q;
+  always @(posedge clk_i) wf_room_q <= {1'b0, wf_free_i} >= owed_n_q;
+  wire wf_room  = wf_room_q;
   wire req_fire  = req_valid_o && req_ready_i;
-  wire rq_last   = rq_is_rw ? rq_row_q[6:0] == rq_mem_rows - 7'd1
-                            : (rq_seg_q == rq_segs_m1 &&
-                               (rq_win ? rq_rows_m1 - rq_row_q == {{(16-GBits){1'b0}}, rq_m1} : rq_row_q == rq_rows_m1));
+  // The span being requested is the instruction's last: a register, computed from the
+  // requester's next row and segment, so that taking the next instruction (and all that
+  // hangs on it) is not a comparison deep.
+  function automatic rq_last_of(input [127:0] i, input [GBits-1:0] g, input [15:0] row, input [5:0] seg);
+    reg [15:0] rm1;
+  begin
+    rm1 = i[TPU_RHM_ROWS_LSB +: 16];
+    if (i[3:0] == TPU_OP_RW) rq_last_of = row[6:0] == mem_rows_of(i) - 7'd1;
+    else rq_last_of = seg == i[TPU_RHM_SEGS_LSB +: 6] &&
+                      (g != {GBits{1'b0}} ? rm1 - row == {{(16-GBits){1'b0}}, group_m1(g, {1'b0, rm1 - row})}
+                                          : row == rm1);
+  end
+  endfunction
+  reg  rq_last_q;
+  wire rq_last   = rq_last_q;
   wire rq_done   = !rq_q || (req_fire && rq_last);   // the requester can take one this cycle
   wire rq_take   = q_valid_i && q_fresh_q && rq_done && hd_room && (!q_is_rw || rq_young || wf_room);
 
@@ -268,7 +290,7 @@ module tpu_dma_in #(
   wire f_last_seg = f_seg_q == segs_m1;
   wire f_last_grp = f_row_q + {{(17-GBits){1'b0}}, f_m1} == {1'b0, rows_m1};
   // (a plain rhm's rows wait until the gathered rows before them have left)
-  wire out_free  = win ? !full_q[f_bank_q] : is_rw ? (transpose || pr_free) : wb_free && full_q == 2'b00;
+  wire out_free  = win ? !full[f_bank_q] : is_rw ? (transpose || pr_free) : wb_free && full == 2'b00;
   wire beat_fire = state_q == StData && beat_valid_i && out_free;
   wire f_group   = beat_fire && win && beat_last_i && !beat_error_i && f_last_seg;  // a bank filled
   // the group being emitted
@@ -280,7 +302,7 @@ module tpu_dma_in #(
   wire [5:0]          e_segs_m1 = e_meta[UbBits + 2 * GBits + 7 +: 6];
   wire [SlotBits-1:0] e_slot   = e_meta[UbBits + 2 * GBits + 13 +: SlotBits];
   wire                e_last   = e_meta[MetaBits-1];
-  wire e_go        = full_q[e_bank_q] && wb_free;   // a gathered row out
+  wire e_go        = full[e_bank_q] && wb_free;   // a gathered row out
   wire e_group_end = e_row_q == e_m1;
   wire last_beat = beat_fire && beat_last_i;
   wire drain_last = state_q == StDrain && beat_valid_i && beat_last_i;
@@ -288,19 +310,24 @@ module tpu_dma_in #(
   // (registered with the counters they compare, so that finishing and taking the next
   // instruction is not an adder and a comparison deep)
   reg  last_seg_q, last_row_q, full_tile_q;
+  // The span being consumed is the last of an rhm (not gathered) or of an rw tile of N
+  // memory rows: its last beat finishes the instruction. Kept with the flags above.
+  reg  fin_q;
+  function automatic fin_of(input rw, input tr, input gathered, input lseg, input lrow, input ftile);
+    fin_of = (!rw && !gathered && lseg && lrow) || (rw && !tr && lrow && ftile);
+  endfunction
+  reg  [15:0] pen_row_q;                     // the last row but one: rows_m1 - 1 (rhm), mem_rows - 2 (rw)
+  reg  [5:0]  pen_seg_q;                     // segs_m1 - 1
   wire rhm_last_seg = last_seg_q;            // seg_q == segs_m1
   wire rhm_last_row = last_row_q;            // row_q == rows_m1 (rhm), mem_rows - 1 (rw)
   wire rw_last_row  = last_row_q;
-  wire [FlyBits-1:0] fly_next = fly_q + {{(FlyBits-1){1'b0}}, req_fire} - {{(FlyBits-1){1'b0}}, span_end};
   wire good_last = last_beat && !beat_error_i;
   wire row_end   = good_last && !is_rw && !win && rhm_last_seg;    // an rhm row to the writes
   wire rw_row    = good_last && is_rw && !transpose;               // a tile row to the push register
   wire tail_push = state_q == StTail && pr_free;                   // a transposed or zero tile row
   wire tail_last = push_q == N[PosBits-1:0] - 1'b1;
   // The instruction's last row has gone to its register: the consumer is done with it.
-  wire finish    = (row_end && rhm_last_row) || (f_group && f_last_grp) ||
-                   (rw_row && rw_last_row && full_tile_q) ||
-                   (tail_push && tail_last);
+  wire finish    = (good_last && fin_q) || (f_group && f_last_grp) || (tail_push && tail_last);
   wire take      = hd_valid && hd_fresh_q && (state_q == StIdle || finish);
   wire rq_stop   = (last_beat && beat_error_i) || (take && younger);   // drain from here on
 
@@ -309,19 +336,26 @@ module tpu_dma_in #(
       .in_valid_i(rq_take), .in_ready_o(hd_room), .in_data_i({q_gm1, q_slot_i, q_pc_i, q_instr_i}),
       .out_valid_o(hd_valid), .out_ready_i(take), .out_data_o(hd_data), .count_o(hd_count));
 
-  // Place the beat's bytes [lo, hi) at lanes [pos, pos + hi - lo) of an N-byte vector.
+  // Place the beat's bytes [lo, hi) at lanes [pos, pos + hi - lo) of an N-byte vector:
+  // lane j takes byte j - pos + lo when 0 <= j - pos < hi - lo. (In a few bits: the lane's
+  // offset from pos is RelBits wide and the byte index LaneBits, so no wide carry chain
+  // lies between the beat and the row.)
+  localparam integer RelBits = ((PosBits > LaneBits) ? PosBits : LaneBits) + 2;
+  wire [RelBits-1:0] beat_cnt = {{(RelBits-LaneBits-1){1'b0}}, beat_hi_i} - {{(RelBits-LaneBits-1){1'b0}}, beat_lo_i};
   reg [N*8-1:0] placed;
   reg [N-1:0]   lane_hit;
   integer j, r;
-  reg [31:0] src;
+  reg [RelBits-1:0]  rel;
+  reg [LaneBits-1:0] src;
   always @(*) begin
     placed   = {N*8{1'b0}};
     lane_hit = {N{1'b0}};
     for (j = 0; j < N; j = j + 1) begin
-      src = j - {{(32-PosBits){1'b0}}, pos_q} + {{(31-LaneBits){1'b0}}, beat_lo_i};
-      if (j >= pos_q && src < {{(31-LaneBits){1'b0}}, beat_hi_i}) begin
+      rel = j[RelBits-1:0] - {{(RelBits-PosBits){1'b0}}, pos_q};
+      src = rel[LaneBits-1:0] + beat_lo_i[LaneBits-1:0];
+      if (!rel[RelBits-1] && rel < beat_cnt) begin
         lane_hit[j]      = 1'b1;
-        placed[8*j +: 8] = beat_data_i[8*src[LaneBits-1:0] +: 8];
+        placed[8*j +: 8] = beat_data_i[8*src +: 8];
       end
     end
   end
@@ -342,9 +376,9 @@ module tpu_dma_in #(
                   else if (finish)                     state_q <= StIdle;
                   else if (last_beat && is_rw && rw_last_row) state_q <= StTail;
         StTail:   if (finish) state_q <= StIdle;
-        // (fly_q, not fly_next: with the requester stopped nothing new flies, and the
+        // (the registered counts: with the requester stopped nothing new flies, and the
         // beat's handshake stays out of this register's enable)
-        StDrain:  if (fly_q == 0 && !rq_q && !wb_valid && !pr_q && full_q == 2'b00) state_q <= StRetire;
+        StDrain:  if (asked_q == ended_q && !rq_q && !wb_valid && !pr_q && full == 2'b00) state_q <= StRetire;
         StRetire: state_q <= StIdle;
         default:  state_q <= StIdle;
       endcase
@@ -369,22 +403,22 @@ module tpu_dma_in #(
     err_seen_q <= err_valid_i;
     if (!rst_ni || err_seen_q)              own_fault_q <= 1'b0;
     else if (state_q == StRetire && fault_q) own_fault_q <= 1'b1;
-    // (a fault at or past 2^PcBits, a fetch past the end of memory, is younger than every
-    // instruction that issued)
-    q_young_q  <= err_valid_i && err_in_mem && q_pc_i[PcBits-1:0] > err_pc_i[PcBits-1:0];
-    hd_young_q <= err_valid_i && err_in_mem && hd_pc[PcBits-1:0] > err_pc_i[PcBits-1:0];
+    q_young_q  <= q_younger;
+    hd_young_q <= hd_younger;
   end
 
   // The requester: each instruction's spans in the consumer's order.
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       rq_q   <= 1'b0;
-      fly_q  <= {FlyBits{1'b0}};
+      asked_q <= {FlyBits{1'b0}};
+      ended_q <= {FlyBits{1'b0}};
       owed_q <= {OwedBits{1'b0}};
       owed_n_q <= N[OwedBits-1:0];
       busy_q <= 1'b0;
     end else begin
-      fly_q <= fly_next;
+      if (req_fire) asked_q <= asked_q + 1'b1;
+      if (span_end) ended_q <= ended_q + 1'b1;
       if (rq_take) rq_q <= !rq_young;
       else if ((req_fire && rq_last) || rq_stop) rq_q <= 1'b0;
       owed_q   <= owed_next;
@@ -392,34 +426,38 @@ module tpu_dma_in #(
       busy_q   <= busy_o;
     end
   end
+  // The requester's next row and segment.
+  wire        rq_next_grp = rq_win && rq_seg_q == rq_segs_m1;                // window gather: next group
+  wire        rq_next_row = !rq_win && (rq_is_rw || rq_seg_q == rq_segs_m1); // next row (rw: memory row)
+  // (the row and segment after a span is asked for)
+  wire [15:0] rq_fire_row = rq_next_grp ? rq_row_q + {{(16-GBits){1'b0}}, rq_m1} + 16'd1 :
+                            rq_next_row ? rq_row_q + 16'd1 : rq_row_q;
+  wire [5:0]  rq_fire_seg = rq_next_grp || rq_next_row ? 6'd0 : rq_seg_q + 6'd1;
   always @(posedge clk_i) begin
+    if (rq_take) begin
+      rq_row_q <= 16'd0;
+      rq_seg_q <= 6'd0;
+    end else if (req_fire) begin
+      rq_row_q <= rq_fire_row;
+      rq_seg_q <= rq_fire_seg;
+    end
+    // (the take's case from the queue's head alone, the span's from the registers, so
+    // that the take selects between two finished comparisons)
+    if (rq_take)       rq_last_q <= rq_last_of(q_instr_i, q_gm1, 16'd0, 6'd0);
+    else if (req_fire) rq_last_q <= rq_last_of(rq_in_q, rq_gm1, rq_fire_row, rq_fire_seg);
     if (rq_take) begin
       rq_in_q     <= q_instr_i;
       rq_gm1_q    <= q_gm1;
-      rq_row_q    <= 16'd0;
-      rq_seg_q    <= 6'd0;
       row_addr_q  <= q_instr_i[TPU_RHM_ADDR_LSB +: 32];
       span_addr_q <= q_instr_i[TPU_RHM_ADDR_LSB +: 32];
-    end else if (req_fire && rq_win) begin
-      if (rq_seg_q == rq_segs_m1) begin              // next group
-        rq_row_q    <= rq_row_q + {{(16-GBits){1'b0}}, rq_m1} + 16'd1;
-        rq_seg_q    <= 6'd0;
-        row_addr_q  <= row_addr_q + {16'd0, rq_mstride} + {16'd0, rq_stride};
-        span_addr_q <= row_addr_q + {16'd0, rq_mstride} + {16'd0, rq_stride};
-      end else begin                                 // the group's next segment
-        rq_seg_q    <= rq_seg_q + 6'd1;
-        span_addr_q <= span_addr_q + {16'd0, rq_segstride};
-      end
-    end else if (req_fire) begin
-      if (rq_is_rw || rq_seg_q == rq_segs_m1) begin  // next row (rw: next memory row of the tile)
-        rq_row_q    <= rq_row_q + 16'd1;
-        rq_seg_q    <= 6'd0;
-        row_addr_q  <= row_addr_q + {16'd0, rq_stride};
-        span_addr_q <= row_addr_q + {16'd0, rq_stride};
-      end else begin                                 // next segment of the row
-        rq_seg_q    <= rq_seg_q + 6'd1;
-        span_addr_q <= span_addr_q + {16'd0, rq_segstride};
-      end
+    end else if (req_fire && rq_next_grp) begin       // next group
+      row_addr_q  <= row_addr_q + {16'd0, rq_mstride} + {16'd0, rq_stride};
+      span_addr_q <= row_addr_q + {16'd0, rq_mstride} + {16'd0, rq_stride};
+    end else if (req_fire && rq_next_row) begin       // next row (rw: next memory row of the tile)
+      row_addr_q  <= row_addr_q + {16'd0, rq_stride};
+      span_addr_q <= row_addr_q + {16'd0, rq_stride};
+    end else if (req_fire) begin                      // the next segment of the row or group
+      span_addr_q <= span_addr_q + {16'd0, rq_segstride};
     end
   end
 
@@ -435,18 +473,20 @@ module tpu_dma_in #(
       .count_o(unused_wb_count));
   always @(posedge clk_i) begin
     if (!rst_ni) pr_q <= 1'b0;
-    else if (rw_row || tail_push) pr_q <= 1'b1;
-    else if (pr_done) pr_q <= 1'b0;
+    else pr_q <= rw_row || tail_push || (pr_q && !wf_ready_i);
   end
+  // (the register loads whenever it is free, whether or not a row comes: rw_row and
+  // tail_push need a free register anyway, and its enable is then two signals deep)
   always @(posedge clk_i) begin
-    if (rw_row) begin
-      pr_data_q <= row_data;
+    if (pr_free) begin
+      if (state_q == StTail) begin
+        pr_data_q <= transpose ? tile_q[8*N*push_q[PosBits-2:0] +: 8*N] : {N*8{1'b0}};
+        pr_last_q <= tail_last;
+      end else begin
+        pr_data_q <= row_data;
+        pr_last_q <= rw_last_row && full_tile_q;
+      end
       pr_slot_q <= slot_q;
-      pr_last_q <= rw_last_row && mem_rows == N[6:0];
-    end else if (tail_push) begin
-      pr_data_q <= transpose ? tile_q[8*N*push_q[PosBits-2:0] +: 8*N] : {N*8{1'b0}};
-      pr_slot_q <= slot_q;
-      pr_last_q <= tail_last;
     end
   end
 
@@ -470,7 +510,8 @@ module tpu_dma_in #(
         row_q    <= row_q + 16'd1;
         seg_q    <= 6'd0;
         last_seg_q <= segs_m1 == 6'd0;
-        last_row_q <= is_rw ? row_q[6:0] + 7'd2 == mem_rows : row_q + 16'd1 == rows_m1;
+        last_row_q <= row_q == pen_row_q;
+        fin_q      <= fin_of(is_rw, transpose, win, segs_m1 == 6'd0, row_q == pen_row_q, full_tile_q);
         pos_q    <= {PosBits{1'b0}};
         rowbuf_q <= {N*8{1'b0}};
         // the tile rows after the last memory row: all N (transpose) or the zero rows
@@ -478,16 +519,27 @@ module tpu_dma_in #(
       end else begin
         // next segment of the row, placed after this one
         seg_q    <= seg_q + 6'd1;
-        last_seg_q <= seg_q + 6'd1 == segs_m1;
+        last_seg_q <= seg_q == pen_seg_q;
+        fin_q      <= fin_of(is_rw, transpose, win, seg_q == pen_seg_q, last_row_q, full_tile_q);
         pos_q    <= pos_q + beat_count;
       end
     end
     if (tail_push) push_q <= push_q + 1'b1;
     if (take) begin
       last_seg_q  <= hd_instr[TPU_RHM_SEGS_LSB +: 6] == 6'd0;
+      // (a row past the last never comes: -1 as 16 bits, 127 for rw's at most 64 rows)
+      pen_seg_q   <= hd_instr[TPU_RHM_SEGS_LSB +: 6] - 6'd1;
+      pen_row_q   <= hd_instr[3:0] == TPU_OP_RW ? {9'd0, mem_rows_of(hd_instr) - 7'd2}
+                                                 : hd_instr[TPU_RHM_ROWS_LSB +: 16] - 16'd1;
       last_row_q  <= hd_instr[3:0] == TPU_OP_RW ? mem_rows_of(hd_instr) == 7'd1
                                                  : hd_instr[TPU_RHM_ROWS_LSB +: 16] == 16'd0;
       full_tile_q <= mem_rows_of(hd_instr) == N[6:0];
+      fin_q       <= fin_of(hd_instr[3:0] == TPU_OP_RW, hd_instr[TPU_RW_TRANSPOSE_LSB],
+                            GatherSegs > 0 && hd_gm1 != {GBits{1'b0}},
+                            hd_instr[TPU_RHM_SEGS_LSB +: 6] == 6'd0,
+                            hd_instr[3:0] == TPU_OP_RW ? mem_rows_of(hd_instr) == 7'd1
+                                                       : hd_instr[TPU_RHM_ROWS_LSB +: 16] == 16'd0,
+                            mem_rows_of(hd_instr) == N[6:0]);
       gm1_q    <= hd_gm1;
       in_q     <= hd_instr;
       pc_q     <= hd_pc;
@@ -591,7 +643,8 @@ module tpu_dma_in #(
   assign q_ready_o    = rq_take;
   // (busy also while the queue head waits for weight-FIFO room: the watchdog's report
   // names the unit that is stuck)
-  assign busy_o       = state_q != StIdle || hd_valid || rq_q || wb_valid || pr_q || q_valid_i || full_q != 2'b00;
+  assign busy_o       = state_q != StIdle || hd_valid || rq_q || wb_valid || pr_q || q_valid_i || full != 2'b00 ||
+                        retire_q != {Slots{1'b0}};
   assign req_valid_o  = rq_q;
   assign beat_ready_o = state_q == StData && out_free || state_q == StDrain;
   assign req_addr_o   = span_addr_q;
@@ -609,14 +662,18 @@ module tpu_dma_in #(
       .valid_i(pr_done && pr_last_q), .slot_i(pr_slot_q), .mask_o(retire_pr));
   tpu_slot_mask #(.Slots(Slots)) u_retire_st (
       .valid_i(state_q == StRetire), .slot_i(slot_q), .mask_o(retire_st));
-  assign retire_o     = retire_wb | retire_pr | retire_st;
+  // (a row's retirement a cycle after its write or push, from a register: the buffer
+  // port's grant and the FIFO head's slot stay out of the scoreboard's update)
+  reg [Slots-1:0] retire_q;
+  always @(posedge clk_i) retire_q <= rst_ni ? retire_wb | retire_pr : {Slots{1'b0}};
+  assign retire_o     = retire_q | retire_st;
   assign fault_o      = state_q == StRetire && fault_q;
   assign fault_pc_o   = pc_q;
   // (gathered rows count the bytes they hold, as the architecture defines the counter)
   assign read_bytes_o = (e_go ? row_bytes : 7'd0) + (good_last && !win ? span_len : 7'd0);
   assign tile_o       = pr_done && pr_last_q;
 
-  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, f_ub, beat_bytes, rq_in_q, hd_count, rq_mstride[15:12], stride,
+  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, mem_rows, f_ub, beat_bytes, rq_in_q, hd_count, rq_mstride[15:12], stride,
                   unused_wb_count};
 endmodule
 
