@@ -3,15 +3,16 @@
 // overwrites its accumulator row or is added to it with int32 saturation. The add is a
 // read-modify-write in which no cycle holds both a memory read and a 32-bit add: the
 // old row is read as the result comes in, registered once more (the block RAM's output
-// register) while the result waits in stage 1, and added and written in stage 2. The
-// results of the two rows before are forwarded, so the same row may be accumulated on
-// consecutive cycles. A row is in memory at the end of the second cycle after it came
-// in. A second, synchronous read port serves the activation unit.
+// register) while the result waits in stage 1, added in stage 2 and written from a
+// register in stage 3 (the memory's write data is then a flip-flop, not the adder's
+// carry chain). The results of the three rows before are forwarded, so the same row
+// may be accumulated on consecutive cycles. A row is in memory at the end of the third
+// cycle after it came in. A second, synchronous read port serves the activation unit.
 //
 // A read of the row written in the same cycle is undefined, as on block RAM without
 // bypass logic (no_rw_check: the RAM's read data goes straight into a register, which
 // the ECP5 flow moves into the RAM's output register, scripts/ecp5-pack-regs.py). No such
-// value is used: the read-modify-write forwards the two rows before, and the activation
+// value is used: the read-modify-write forwards the three rows before, and the activation
 // port reads a row only after its writer has stored it (chaining) and before a younger
 // writer may write it (WAR). Simulation returns a poison value for it instead, so that
 // a use would show as a mismatch with the golden model.
@@ -47,15 +48,16 @@ module tpu_accumulators #(
   reg                s2_valid_q, s2_accumulate_q;
   reg [AddrBits-1:0] s2_addr_q;
   reg [N*32-1:0]     s2_data_q;
-  reg                s2_hit3_q, s2_hit4_q;  // its row is that of the result before / the one before that
-  // The results of the two rows before stage 2's (written, or being written), for forwarding.
-  reg                s3_valid_q;
-  reg [AddrBits-1:0] s3_addr_q;
-  reg [N*32-1:0]     s3_data_q, s4_data_q;
+  reg                s2_hit3_q, s2_hit4_q, s2_hit5_q;  // its row is that of the result 1, 2, 3 rows before
+  // Stage 3: the result, written to memory. It and the two rows before it (in memory,
+  // or being written) are forwarded to stage 2.
+  reg                s3_valid_q, s4_valid_q;
+  reg [AddrBits-1:0] s3_addr_q, s4_addr_q;
+  reg [N*32-1:0]     s3_data_q, s4_data_q, s5_data_q;
 
   // The value stage 2 adds to: the newest result for its row wins over memory (which
   // does not have the last two yet). The row comparisons were made a stage earlier.
-  wire [N*32-1:0] s2_old = s2_hit3_q ? s3_data_q : s2_hit4_q ? s4_data_q : old2_q;
+  wire [N*32-1:0] s2_old = s2_hit3_q ? s3_data_q : s2_hit4_q ? s4_data_q : s2_hit5_q ? s5_data_q : old2_q;
   wire [N*32-1:0] s2_sum;
   genvar i;
   generate
@@ -73,10 +75,12 @@ module tpu_accumulators #(
       s1_valid_q <= 1'b0;
       s2_valid_q <= 1'b0;
       s3_valid_q <= 1'b0;
+      s4_valid_q <= 1'b0;
     end else begin
       s1_valid_q <= in_valid_i;
       s2_valid_q <= s1_valid_q;
       s3_valid_q <= s2_valid_q;
+      s4_valid_q <= s3_valid_q;
     end
   end
 
@@ -86,8 +90,8 @@ module tpu_accumulators #(
   localparam [31:0] Poison = 32'h5EA5_0BAD;
   reg old_clash_q, rd_clash_q;
   always @(posedge clk_i) begin
-    old_clash_q <= s2_valid_q && s2_addr_q == in_addr_i;
-    if (rd_en_i) rd_clash_q <= s2_valid_q && s2_addr_q == rd_addr_i;
+    old_clash_q <= s3_valid_q && s3_addr_q == in_addr_i;
+    if (rd_en_i) rd_clash_q <= s3_valid_q && s3_addr_q == rd_addr_i;
   end
   wire [N*32-1:0] old_seen = old_clash_q ? {N{Poison}} : old_q;
   wire [N*32-1:0] rd_seen  = rd_clash_q ? {N{Poison}} : rd_data_q;
@@ -102,14 +106,17 @@ module tpu_accumulators #(
     s2_accumulate_q <= s1_accumulate_q;
     s2_addr_q       <= s1_addr_q;
     s2_data_q       <= s1_data_q;
-    // (stage 1's row against the results stage 2 will see as the one before and the
-    // one before that: stage 2's own and stage 3's)
+    // (stage 1's row against the results stage 2 will see 1, 2 and 3 rows back: stage
+    // 2's own, stage 3's and the one stage 3 wrote last)
     s2_hit3_q       <= s2_valid_q && s2_addr_q == s1_addr_q;
     s2_hit4_q       <= s3_valid_q && s3_addr_q == s1_addr_q;
+    s2_hit5_q       <= s4_valid_q && s4_addr_q == s1_addr_q;
     s3_addr_q       <= s2_addr_q;
     s3_data_q       <= s2_result;
+    s4_addr_q       <= s3_addr_q;
     s4_data_q       <= s3_data_q;
-    if (s2_valid_q) mem_q[s2_addr_q] <= s2_result;
+    s5_data_q       <= s4_data_q;
+    if (s3_valid_q) mem_q[s3_addr_q] <= s3_data_q;
     if (rd_en_i) rd_data_q <= mem_q[rd_addr_i];
   end
 

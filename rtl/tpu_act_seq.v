@@ -18,7 +18,8 @@
 module tpu_act_seq #(
     parameter integer UbRows  = 4096,
     parameter integer AccRows = 2048,
-    parameter integer Slots   = 8
+    parameter integer Slots   = 8,
+    parameter integer PcBits  = 32  // program addresses lie below 2^PcBits (device memory)
 ) (
     input  wire                   clk_i,
     input  wire                   rst_ni,
@@ -45,7 +46,12 @@ module tpu_act_seq #(
     output wire                   in_first_o,
     output wire                   in_last_o,
     input  wire                   act_accept_i,   // a row given next cycle will be taken
-    input  wire                   acc_wait_i,     // acc_addr_o is still to be written by an older mmc (chaining)
+    // chaining: the row to read next cycle (if none is read now, and if one is), and
+    // whether an older mmc had it still to write a cycle ago (tpu_chain_track)
+    output wire [AccBits-1:0]     acc_chk_o,
+    output wire [AccBits-1:0]     acc_chk_next_o,
+    input  wire                   acc_wait_i,
+    input  wire                   acc_wait_next_i,
     input  wire                   out_valid_i,
     // accumulator reads (data the next cycle)
     output wire                   acc_rd_o,
@@ -100,19 +106,39 @@ module tpu_act_seq #(
   reg                loaded_q;
   reg  [UbBits-1:0]  loaded_at_q;
   wire [UbBits-1:0]  q_params  = q_instr_i[TPU_ACT_PARAMS_LSB +: UbBits];
-  wire [UbBits-1:0]  off_old   = ub_wa_i - loaded_at_q;   // wraps above any block for rows below it
-  wire [UbBits-1:0]  off_new   = ub_wa_i - params;
-  wire [UbBits-1:0]  off_old2  = ub_wa2_i - loaded_at_q;
-  wire [UbBits-1:0]  off_new2  = ub_wa2_i - params;
-  wire               hit_new   = (ub_we_i && off_new < 9) || (ub_we2_i && off_new2 < 9);
-  wire               hit_old   = (ub_we_i && off_old < 9) || (ub_we2_i && off_old2 < 9);
+  // The writes a cycle late (the ports' address muxes stay out of this comparison): an
+  // act that could use the block issues after the writes before it have retired, at
+  // least two cycles after the last of them, when loaded_q already says so.
+  reg                ub_we_q, ub_we2_q;
+  reg  [UbBits-1:0]  ub_wa_q, ub_wa2_q;
+  always @(posedge clk_i) begin
+    ub_we_q  <= rst_ni && ub_we_i;
+    ub_we2_q <= rst_ni && ub_we2_i;
+    ub_wa_q  <= ub_wa_i;
+    ub_wa2_q <= ub_wa2_i;
+  end
+  wire [UbBits-1:0]  off_old   = ub_wa_q - loaded_at_q;   // wraps above any block for rows below it
+  wire [UbBits-1:0]  off_new   = ub_wa_q - params;
+  wire [UbBits-1:0]  off_old2  = ub_wa2_q - loaded_at_q;
+  wire [UbBits-1:0]  off_new2  = ub_wa2_q - params;
+  wire               hit_new   = (ub_we_q && off_new < 9) || (ub_we2_q && off_new2 < 9);
+  wire               hit_old   = (ub_we_q && off_old < 9) || (ub_we2_q && off_old2 < 9);
   wire               loaded_hit = loaded_q && q_params == loaded_at_q;
 
   wire take      = state_q == StIdle && q_valid_i;
-  wire younger   = err_valid_i && q_pc_i > err_pc_i;
-  wire p_grant   = state_q == StParams && prd_q != 4'd9 && ubr_grant_i;
+  wire younger;
+  tpu_younger #(.PcBits(PcBits)) u_younger (
+      .err_valid_i, .err_pc_i, .pc_i(q_pc_i), .younger_o(younger));
+  // Younger than a reported fault when taken: a register, so the comparison feeds no
+  // state decision in the cycle it is made. Such an act loads nothing and retires from
+  // its first state, as if it had gone there at once.
+  reg  young_q;
+  always @(posedge clk_i) if (take) young_q <= younger;
+  wire p_grant   = state_q == StParams && !young_q && prd_q != 4'd9 && ubr_grant_i;
   // a row is read this cycle; one an older mmc has still to write waits (chaining)
-  wire streaming = state_q == StStream && act_accept_i && !acc_wait_i;
+  reg  moved_q;   // a row was read last cycle: rd_addr_q is acc_chk_next_o's row
+  wire acc_wait  = moved_q ? acc_wait_next_i : acc_wait_i;
+  wire streaming = state_q == StStream && act_accept_i && !acc_wait;
   wire last_plane = plane_q == pool_m1;
   wire last_row   = row_q == rows_m1;
 
@@ -121,13 +147,16 @@ module tpu_act_seq #(
       state_q    <= StIdle;
       pwe_q      <= 1'b0;
       in_valid_q <= 1'b0;
+      moved_q    <= 1'b0;
     end else begin
       pwe_q      <= p_grant;
       in_valid_q <= streaming;
+      moved_q    <= streaming;
       case (state_q)
-        StIdle:   if (take) state_q <= younger ? StRetire : loaded_hit ? StCheck : StParams;
-        StParams: if (pwe_q && pwr_q == 4'd8) state_q <= StCheck;
-        StCheck:  state_q <= shift_error_i ? StRetire : StStream;
+        StIdle:   if (take) state_q <= loaded_hit ? StCheck : StParams;
+        StParams: if (young_q) state_q <= StRetire;
+                  else if (pwe_q && pwr_q == 4'd8) state_q <= StCheck;
+        StCheck:  state_q <= young_q || shift_error_i ? StRetire : StStream;
         StStream: if (streaming && last_plane && last_row) state_q <= StDrain;
         StDrain:  if (out_valid_i && out_q == rows_m1) state_q <= StRetire;
         StRetire: state_q <= StIdle;
@@ -137,7 +166,8 @@ module tpu_act_seq #(
   end
 
   // In StCheck the register file holds the instruction's block, whether loaded now or
-  // before; a write to those rows in that same cycle comes after the load.
+  // before; a write to those rows in that same cycle (seen in the next) or the one before
+  // (seen now) counts as after the load.
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       loaded_q <= 1'b0;
@@ -160,7 +190,7 @@ module tpu_act_seq #(
     if (p_grant) prd_q <= prd_q + 4'd1;
     pwr_q <= prd_q;
     if (state_q == StCheck) begin
-      fault_q   <= shift_error_i;
+      fault_q   <= shift_error_i && !young_q;
       row_q     <= 16'd0;
       plane_q   <= 4'd0;
       row_acc_q <= acc;
@@ -187,11 +217,11 @@ module tpu_act_seq #(
   tpu_slot_mask #(.Slots(Slots)) u_retire (
       .valid_i(state_q == StRetire), .slot_i(slot_q), .mask_o(retire_mask));
   tpu_slot_mask #(.Slots(Slots)) u_checked (
-      .valid_i(state_q == StCheck && !shift_error_i), .slot_i(slot_q), .mask_o(checked_o));
+      .valid_i(state_q == StCheck && !shift_error_i && !young_q), .slot_i(slot_q), .mask_o(checked_o));
 
   assign q_ready_o   = state_q == StIdle;
   assign busy_o      = state_q != StIdle;
-  assign ubr_valid_o = state_q == StParams && prd_q != 4'd9;
+  assign ubr_valid_o = state_q == StParams && !young_q && prd_q != 4'd9;
   assign ubr_addr_o  = params + {{(UbBits - 4){1'b0}}, prd_q};
   assign param_we_o  = pwe_q;
   assign param_row_o = pwr_q;
@@ -202,6 +232,8 @@ module tpu_act_seq #(
   assign in_last_o   = in_last_q;
   assign acc_rd_o    = streaming;
   assign acc_addr_o  = rd_addr_q;
+  assign acc_chk_o      = state_q == StCheck ? acc : rd_addr_q;   // (StCheck: the first row's)
+  assign acc_chk_next_o = last_plane ? row_acc_q + 1'b1 : rd_addr_q + rows_a;
   assign ubw_valid_o = out_valid_i;
   assign ubw_addr_o  = ub + out_q[UbBits-1:0];
   assign slot_o      = slot_q;

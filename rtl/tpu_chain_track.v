@@ -8,10 +8,13 @@
 // Per scoreboard slot: whether it holds a writer of the tracked unit, the end of its
 // write range and the first row it has still to write. A writer writes its rows in
 // increasing order, one at a time, and reports each (wr_*) once a read of it would see
-// the new value. pending_o: row chk_addr_i is still to be written by some tracked slot.
-// The scoreboard lets the reader issue past these writers (and only these); younger
-// writers of rows it reads still wait for it (WAR), so every row it waits for belongs
-// to an older instruction.
+// the new value. pending_o: row chk_addr_i was still to be written by some tracked slot
+// in the cycle before (pending_next_o: row chk_next_i), so that the reader's decision
+// is a register, not a comparison against every slot. The scoreboard lets the reader
+// issue past these writers (and only these); younger writers of rows it reads still
+// wait for it (WAR), so every row it waits for belongs to an older instruction, and a
+// row, once written, stays so while the reader runs: a cycle-old answer errs only
+// towards waiting.
 `default_nettype none
 
 module tpu_chain_track #(
@@ -32,13 +35,15 @@ module tpu_chain_track #(
     input  wire                wr_valid_i,
     input  wire [SlotBits-1:0] wr_slot_i,
     input  wire [AddrBits-1:0] wr_addr_i,
-    // the reader's next row
+    // the reader's row next cycle: if it reads none this cycle, and if it reads one
     input  wire [AddrBits-1:0] chk_addr_i,
-    output wire                pending_o
+    input  wire [AddrBits-1:0] chk_next_i,
+    output reg                 pending_o,
+    output reg                 pending_next_o
 );
   localparam integer SlotBits = (Slots > 1) ? $clog2(Slots) : 1;
 
-  wire [Slots-1:0] pending;
+  wire [Slots-1:0] pending, pending_next;
   genvar i;
   generate
     for (i = 0; i < Slots; i = i + 1) begin : g_slot
@@ -59,10 +64,14 @@ module tpu_chain_track #(
           next_q <= {1'b0, wr_addr_i} + 1'b1;
         end
       end
-      assign pending[i] = valid_q && next_q <= {1'b0, chk_addr_i} && {1'b0, chk_addr_i} < hi_q;
+      assign pending[i]      = valid_q && next_q <= {1'b0, chk_addr_i} && {1'b0, chk_addr_i} < hi_q;
+      assign pending_next[i] = valid_q && next_q <= {1'b0, chk_next_i} && {1'b0, chk_next_i} < hi_q;
     end
   endgenerate
-  assign pending_o = |pending;
+  always @(posedge clk_i) begin
+    pending_o      <= rst_ni && |pending;
+    pending_next_o <= rst_ni && |pending_next;
+  end
 endmodule
 
 `default_nettype wire

@@ -79,12 +79,16 @@ module tpu_controller #(
     input  wire [SlotBits-1:0]    accw_slot_i,
     input  wire [AccBits-1:0]     accw_addr_i,
     input  wire [AccBits-1:0]     acc_chk_i,
+    input  wire [AccBits-1:0]     acc_chk_next_i,
     output wire                   acc_wait_o,
+    output wire                   acc_wait_next_o,
     input  wire                   ubw_valid_i,
     input  wire [SlotBits-1:0]    ubw_slot_i,
     input  wire [UbBits-1:0]      ubw_addr_i,
     input  wire [UbBits-1:0]      ub_chk_i,
+    input  wire [UbBits-1:0]      ub_chk_next_i,
     output wire                   ub_wait_o,
+    output wire                   ub_wait_next_o,
     input  wire [Slots-1:0]       act_checked_i, // activations past their check: no fault any more
     // counter events
     input  wire                   ev_row_i,
@@ -127,6 +131,7 @@ module tpu_controller #(
   reg                  scrub_q;
   reg  [ScrubBits-1:0] scrub_addr_q;
   reg  [TileBits-1:0]  tiles_q;       // tiles loaded by rw and not yet switched in
+  reg                  tiles_none_q, tiles_all_q;   // tiles_q == 0, tiles_q == WfifoDepth
   reg                  has_active_q;
 
   wire running = state_q == TPU_STATE_RUNNING;
@@ -256,24 +261,31 @@ module tpu_controller #(
   wire [1:0] unit = d_unit_q;
 
   wire sw = d_instr_q[TPU_MMC_SWITCH_LSB];
-  reg [3:0] wf_err;
-  always @(*) begin
-    wf_err = TPU_ERR_NONE;
-    if (op == TPU_OP_RW && tiles_q == WfifoDepth[TileBits-1:0]) wf_err = TPU_ERR_WEIGHT_FIFO;
-    if (op == TPU_OP_MMC && (sw ? tiles_q == {TileBits{1'b0}} : !has_active_q))
-      wf_err = TPU_ERR_WEIGHT_FIFO;
-  end
+  // The weight-FIFO rule: an rw needs room for its tile, an mmc that switches a loaded
+  // tile, one that does not an active one.
+  function automatic wf_bad(input [3:0] o, input s, input all, input none, input active);
+    wf_bad = (o == TPU_OP_RW && all) || (o == TPU_OP_MMC && (s ? none : !active));
+  endfunction
+  function automatic unit_op(input [3:0] o);
+    unit_op = o == TPU_OP_RHM || o == TPU_OP_WHM || o == TPU_OP_RW || o == TPU_OP_MMC || o == TPU_OP_ACT;
+  endfunction
+  wire [3:0] wf_err   = wf_bad(op, sw, tiles_all_q, tiles_none_q, has_active_q) ? TPU_ERR_WEIGHT_FIFO : TPU_ERR_NONE;
   wire [3:0] head_err = d_err_q != TPU_ERR_NONE ? d_err_q : wf_err;
 
   wire head      = flow && d_valid_q;
   wire bad       = head && head_err != TPU_ERR_NONE;
-  wire is_unit   = op == TPU_OP_RHM || op == TPU_OP_WHM || op == TPU_OP_RW ||
-                   op == TPU_OP_MMC || op == TPU_OP_ACT;
+  wire is_unit   = unit_op(op);
   wire sb_ready, sb_busy;
   wire [SlotBits-1:0] sb_slot;
   wire [Slots-1:0] sb_may_fault;
-  wire cand      = head && !bad && is_unit;
+  // D goes to a unit (legal, and past the weight-FIFO rule): decided as D is loaded,
+  // from N and the weight-FIFO state after this cycle's issue (which changes only when
+  // D's instruction issues), so that issue is a few registers deep.
+  reg  d_unit_ok_q;
+  wire cand      = head && d_unit_ok_q;
   wire issue     = cand && sb_ready && q_ready_i[unit];
+  wire issue_rw  = issue && op == TPU_OP_RW;
+  wire issue_sw  = issue && op == TPU_OP_MMC && sw;   // an mmc switches in a loaded tile
   wire waits_all = op == TPU_OP_SYNC || op == TPU_OP_HALT;
   wire retire_now = head && !bad && !is_unit && (!waits_all || !sb_busy);
   wire pop       = issue || retire_now;
@@ -356,20 +368,22 @@ module tpu_controller #(
       .take_tracked_i(unit == 2'd1 && en[AccWr]), .take_lo_i(d_lo_q[AddrBits*AccWr +: AccBits]),
       .take_hi_i(d_hi_q[HiBits*AccWr +: AccBits+1]), .retire_i(retire_i),
       .wr_valid_i(accw_valid_i), .wr_slot_i(accw_slot_i), .wr_addr_i(accw_addr_i),
-      .chk_addr_i(acc_chk_i), .pending_o(acc_wait_o));
+      .chk_addr_i(acc_chk_i), .chk_next_i(acc_chk_next_i), .pending_o(acc_wait_o),
+      .pending_next_o(acc_wait_next_o));
   tpu_chain_track #(.Slots(Slots), .AddrBits(UbBits)) u_chain_ub (
       .clk_i, .rst_ni, .take_i(issue), .take_slot_i(sb_slot),
       .take_tracked_i(unit == 2'd2 && en[UbWr]), .take_lo_i(d_lo_q[AddrBits*UbWr +: UbBits]),
       .take_hi_i(d_hi_q[HiBits*UbWr +: UbBits+1]), .retire_i(retire_i),
       .wr_valid_i(ubw_valid_i), .wr_slot_i(ubw_slot_i), .wr_addr_i(ubw_addr_i),
-      .chk_addr_i(ub_chk_i), .pending_o(ub_wait_o));
+      .chk_addr_i(ub_chk_i), .chk_next_i(ub_chk_next_i), .pending_o(ub_wait_o),
+      .pending_next_o(ub_wait_next_o));
 
   // The oldest fault: the one collected so far, the decode error (younger than
   // everything issued) or a unit's.
   wire       f_any;
   wire [3:0] f_code;
   wire [31:0] f_pc;
-  tpu_oldest_fault #(.K(5)) u_oldest (
+  tpu_oldest_fault #(.K(5), .PcBits(MemBits)) u_oldest (
       .valid_i({fault_i, bad, err_q}), .code_i({fault_code_i, head_err, err_code_q}),
       .pc_i({fault_pc_i, d_pc_q, err_pc_q}), .any_o(f_any), .code_o(f_code), .pc_o(f_pc));
 
@@ -421,12 +435,27 @@ module tpu_controller #(
     end else begin
       if (head) pc_q <= {d_pc_q[31:4], 4'd0};
       if (drained && err_q) pc_q <= {err_pc_q[31:4], 4'd0};
-      if (issue && op == TPU_OP_RW) tiles_q <= tiles_q + 1'b1;
-      if (issue && op == TPU_OP_MMC && sw) begin
+      if (issue_rw) tiles_q <= tiles_q + 1'b1;
+      if (issue_sw) begin
         tiles_q      <= tiles_q - 1'b1;
         has_active_q <= 1'b1;
       end
     end
+  end
+
+  // The count's two limits as flags of their own (the issue check compares nothing),
+  // and whether the instruction N hands to D now will be able to go to its unit.
+  wire tiles_all_d  = begin_run ? 1'b0 : issue_rw ? tiles_q == WfifoDepth[TileBits-1:0] - 1'b1 :
+                      issue_sw ? 1'b0 : tiles_all_q;
+  wire tiles_none_d = begin_run ? 1'b1 : issue_rw ? 1'b0 :
+                      issue_sw ? tiles_q == {{(TileBits-1){1'b0}}, 1'b1} : tiles_none_q;
+  wire active_d     = !begin_run && (issue_sw || has_active_q);
+  always @(posedge clk_i) begin
+    tiles_all_q  <= tiles_all_d;
+    tiles_none_q <= tiles_none_d;
+    if (d_take)
+      d_unit_ok_q <= n_err_q == TPU_ERR_NONE && unit_op(n_op) &&
+                     !wf_bad(n_op, n_instr_q[TPU_MMC_SWITCH_LSB], tiles_all_d, tiles_none_d, active_d);
   end
 
   wire whm_issue = issue && op == TPU_OP_WHM;

@@ -143,7 +143,9 @@ module tpu_core #(
   wire [6:0]   read_bytes, write_bytes;
   // chaining: the activation unit reads accumulator rows as the matrix unit writes them,
   // the DMA-out unit UB rows as the activation unit writes them (tpu_chain_track)
-  wire                accw_valid, acc_wait, ub_wait;
+  wire                accw_valid, acc_wait, ub_wait, acc_wait_next, ub_wait_next;
+  wire [AccBits-1:0]  acc_chk, acc_chk_next;   // chaining: the readers' next rows
+  wire [UbBits-1:0]   ub_chk, ub_chk_next;
   wire [SlotBits-1:0] accw_slot, act_slot;
   wire [AccBits-1:0]  accw_addr;
   wire [AccBits-1:0]  acc_ra;           // the activation unit's next accumulator read
@@ -171,9 +173,11 @@ module tpu_core #(
       .ev_dma_wait_i(ev_dma_wait), .read_bytes_i(read_bytes), .write_bytes_i(write_bytes),
       .tile_i(ev_tile),
       .accw_valid_i(accw_valid), .accw_slot_i(accw_slot), .accw_addr_i(accw_addr),
-      .acc_chk_i(acc_ra), .acc_wait_o(acc_wait),
+      .acc_chk_i(acc_chk), .acc_chk_next_i(acc_chk_next), .acc_wait_o(acc_wait),
+      .acc_wait_next_o(acc_wait_next),
       .ubw_valid_i(ubw_act), .ubw_slot_i(act_slot), .ubw_addr_i(ubw_addr_act),
-      .ub_chk_i(ubr_addr_out), .ub_wait_o(ub_wait), .act_checked_i(act_checked),
+      .ub_chk_i(ub_chk), .ub_chk_next_i(ub_chk_next), .ub_wait_o(ub_wait),
+      .ub_wait_next_o(ub_wait_next), .act_checked_i(act_checked),
       .state_o(run_state), .error_o(run_error), .pc_o(run_pc), .run_end_o(run_end),
       .counters_o(counters));
 
@@ -338,7 +342,7 @@ module tpu_core #(
       .read_bytes_o(read_bytes), .tile_o(ev_tile));
 
   tpu_mmc_seq #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth),
-                .Slots(Slots)) u_mmc_seq (
+                .Slots(Slots), .PcBits($clog2(DramBytes))) u_mmc_seq (
       .clk_i, .rst_ni(rst_n), .clear_i(clear),
       .q_valid_i(qh_valid[1]), .q_ready_o(qh_ready[1]), .q_instr_i(qh_data[1][127:0]),
       .q_pc_i(qh_data[1][QWidth-1 -: 32]), .q_slot_i(qh_data[1][128 +: SlotBits]),
@@ -351,7 +355,7 @@ module tpu_core #(
       .ev_weight_shift_o(ev_wshift), .accw_valid_o(accw_valid), .accw_slot_o(accw_slot),
       .accw_addr_o(accw_addr));
 
-  tpu_act_seq #(.UbRows(UbRows), .AccRows(AccRows), .Slots(Slots)) u_act_seq (
+  tpu_act_seq #(.UbRows(UbRows), .AccRows(AccRows), .Slots(Slots), .PcBits($clog2(DramBytes))) u_act_seq (
       .clk_i, .rst_ni(rst_n),
       .q_valid_i(qh_valid[2]), .q_ready_o(qh_ready[2]), .q_instr_i(qh_data[2][127:0]),
       .q_pc_i(qh_data[2][QWidth-1 -: 32]), .q_slot_i(qh_data[2][128 +: SlotBits]),
@@ -359,7 +363,8 @@ module tpu_core #(
       .ubr_valid_o(ubr_act), .ubr_grant_i(grant_act), .ubr_addr_o(ubr_addr_act),
       .param_we_o(param_we), .param_row_o(param_row), .shift_error_i(shift_error),
       .zp_o(zp), .relu_o(relu), .in_valid_o(act_in_valid), .in_first_o(act_first),
-      .in_last_o(act_last), .act_accept_i(act_accept), .acc_wait_i(acc_wait),
+      .in_last_o(act_last), .act_accept_i(act_accept),
+      .acc_chk_o(acc_chk), .acc_chk_next_o(acc_chk_next), .acc_wait_i(acc_wait), .acc_wait_next_i(acc_wait_next),
       .out_valid_i(act_out_valid),
       .acc_rd_o(acc_rd), .acc_addr_o(acc_ra),
       .ubw_valid_o(ubw_act), .ubw_addr_o(ubw_addr_act), .slot_o(act_slot),
@@ -371,13 +376,14 @@ module tpu_core #(
   wire [31:0]         wr_cmd_addr;
   wire [RowBits:0]    wr_cmd_len;
   wire [N*8-1:0]      wr_cmd_data;
-  tpu_dma_out #(.ArraySize(N), .UbRows(UbRows), .Slots(Slots)) u_dma_out (
+  tpu_dma_out #(.ArraySize(N), .UbRows(UbRows), .Slots(Slots), .PcBits($clog2(DramBytes))) u_dma_out (
       .clk_i, .rst_ni(rst_n),
       .q_valid_i(qh_valid[3]), .q_ready_o(qh_ready[3]), .q_instr_i(qh_data[3][127:0]),
       .q_pc_i(qh_data[3][QWidth-1 -: 32]), .q_slot_i(qh_data[3][128 +: SlotBits]),
       .hold_i(whm_hold), .err_valid_i(err_valid), .err_pc_i(err_pc), .busy_o(unit_busy_out),
       .ubr_valid_o(ubr_out), .ubr_grant_i(grant_out), .ubr_addr_o(ubr_addr_out),
-      .ubr_data_i(ub_out_data), .ub_wait_i(ub_wait),
+      .ubr_data_i(ub_out_data), .ub_chk_o(ub_chk), .ub_chk_next_o(ub_chk_next), .ub_wait_i(ub_wait),
+      .ub_wait_next_i(ub_wait_next),
       .cmd_valid_o(wr_cmd_valid), .cmd_ready_i(wr_cmd_ready), .cmd_addr_o(wr_cmd_addr),
       .cmd_len_o(wr_cmd_len), .cmd_data_o(wr_cmd_data),
       .rsp_valid_i(wr_rsp_valid), .rsp_ready_o(wr_rsp_ready), .rsp_error_i(wr_rsp_error),

@@ -15,7 +15,8 @@
 module tpu_dma_out #(
     parameter integer ArraySize = 16,
     parameter integer UbRows    = 4096,
-    parameter integer Slots     = 8
+    parameter integer Slots     = 8,
+    parameter integer PcBits    = 32  // program addresses lie below 2^PcBits (device memory)
 ) (
     input  wire                   clk_i,
     input  wire                   rst_ni,
@@ -34,7 +35,12 @@ module tpu_dma_out #(
     input  wire                   ubr_grant_i,
     output wire [UbBits-1:0]      ubr_addr_o,
     input  wire [N*8-1:0]         ubr_data_i,
-    input  wire                   ub_wait_i,     // ubr_addr_o is still to be written by an older act
+    // chaining: the row to read next cycle (if none is read now, and if one is), and
+    // whether an older act had it still to write a cycle ago (tpu_chain_track)
+    output wire [UbBits-1:0]      ub_chk_o,
+    output wire [UbBits-1:0]      ub_chk_next_o,
+    input  wire                   ub_wait_i,
+    input  wire                   ub_wait_next_i,
     // the write engine
     output wire                   cmd_valid_o,
     input  wire                   cmd_ready_i,
@@ -77,7 +83,13 @@ module tpu_dma_out #(
   wire [6:0]  len     = {1'b0, in_q[TPU_WHM_LEN_LSB +: 6]} + 7'd1;   // <= N (decode)
 
   wire take     = state_q == StIdle && q_valid_i && !hold_i;
-  wire younger  = err_valid_i && q_pc_i > err_pc_i;
+  wire younger;
+  tpu_younger #(.PcBits(PcBits)) u_younger (
+      .err_valid_i, .err_pc_i, .pc_i(q_pc_i), .younger_o(younger));
+  // Younger than a reported fault when taken: a register, so the comparison feeds no
+  // state decision in the cycle it is made; such a whm reads nothing and retires.
+  reg  young_q;
+  always @(posedge clk_i) if (take) young_q <= younger;
   wire cmd_fire = cmd_valid_o && cmd_ready_i;
   wire rsp      = rsp_valid_i;                 // always taken
   reg  [16:0] pend_q;                          // rows written, response not yet in
@@ -106,8 +118,9 @@ module tpu_dma_out #(
     end else begin
       rd_q <= read;
       case (state_q)
-        StIdle:   if (take) state_q <= younger ? StRetire : StRun;
-        StRun:    if (read && final_q) state_q <= StDrain;
+        StIdle:   if (take) state_q <= StRun;
+        StRun:    if (young_q) state_q <= StRetire;
+                  else if (read && final_q) state_q <= StDrain;
         // (no row is written any more: the registered count, a cycle late at most)
         StDrain:  if (empty && pend_q == 17'd0) state_q <= StRetire;
         StRetire: state_q <= StIdle;
@@ -158,7 +171,11 @@ module tpu_dma_out #(
 
   assign q_ready_o     = state_q == StIdle && !hold_i;
   assign busy_o        = state_q != StIdle;
-  assign ubr_valid_o   = state_q == StRun && room && !ub_wait_i;
+  reg  moved_q;   // a row was read last cycle: ub_q is ub_chk_next_o's row
+  always @(posedge clk_i) moved_q <= rst_ni && read;
+  assign ubr_valid_o   = state_q == StRun && !young_q && room && !(moved_q ? ub_wait_next_i : ub_wait_i);
+  assign ub_chk_o      = take ? q_instr_i[TPU_WHM_UB_LSB +: UbBits] : ub_q;   // (a take: its first row)
+  assign ub_chk_next_o = ub_q + 1'b1;
   assign ubr_addr_o    = ub_q;
   assign cmd_valid_o   = row_valid;
   assign cmd_addr_o    = row[N*8 +: 32];

@@ -20,7 +20,8 @@ module tpu_mmc_seq #(
     parameter integer UbRows     = 4096,
     parameter integer AccRows    = 2048,
     parameter integer WfifoDepth = 4,
-    parameter integer Slots      = 8
+    parameter integer Slots      = 8,
+    parameter integer PcBits     = 32  // program addresses lie below 2^PcBits (device memory)
 ) (
     input  wire                   clk_i,
     input  wire                   rst_ni,
@@ -85,16 +86,27 @@ module tpu_mmc_seq #(
   reg  [RowBits-1:0]  lrow_q;
   reg  [GapBits-1:0]  gap_q;       // cycles since the last switch row, saturating at N
 
+  // Younger than a reported fault, a register: the comparison at take (of the queue's
+  // head) and then of the current instruction's pc, so that no 32-bit comparison lies
+  // between the queue and the retirements. A cycle late at most, and never wrong about
+  // an instruction it calls younger (the fault pc only moves to older ones while valid).
+  reg  cur_young_q;
+  reg  first_q;                                  // no row of the instruction granted yet
   wire need_switch = cur_q && switch_q;          // the current row must switch tiles
-  wire row_ok      = cur_q && (!switch_q || full_q);
+  // An instruction younger than a fault is dropped before its first row: at once when
+  // it was younger when taken, or when a switch waits for a tile no older rw will
+  // deliver any more.
+  wire drop_cur    = cur_q && first_q && cur_young_q;
+  wire row_ok      = cur_q && (!switch_q || full_q) && !drop_cur;
   wire grant       = row_ok && ubr_grant_i;
   wire last_row    = left_q == 16'd0;
   wire done        = grant && last_row;
   wire take        = q_valid_i && (!cur_q || done);
-  wire younger     = err_valid_i && q_pc_i > err_pc_i;
-  wire cur_younger = err_valid_i && pc_q > err_pc_i;
-  // A switch that waits for a tile no older rw will deliver any more is dropped.
-  wire drop_cur    = need_switch && !full_q && cur_younger;
+  wire younger, cur_younger;
+  tpu_younger #(.PcBits(PcBits)) u_younger (
+      .err_valid_i, .err_pc_i, .pc_i(q_pc_i), .younger_o(younger));
+  tpu_younger #(.PcBits(PcBits)) u_cur_younger (
+      .err_valid_i, .err_pc_i, .pc_i(pc_q), .younger_o(cur_younger));
   // Row 0 goes out the cycle after load_start, N - 1 cycles after the switch row entered
   // the matrix unit (a cycle after its grant), the earliest its contract allows; the next
   // switch row may be granted in that cycle (it enters a cycle after row 0), so the
@@ -113,7 +125,7 @@ module tpu_mmc_seq #(
       lrow_q    <= {RowBits{1'b0}};
       gap_q     <= N[GapBits-1:0];
     end else begin
-      if (take)                        cur_q <= !younger;
+      if (take)                        cur_q <= 1'b1;
       else if (done || drop_cur)       cur_q <= 1'b0;
       if (load_start)                  loading_q <= 1'b1;
       else if (loading_q && lrow_q == N[RowBits-1:0] - 1'b1) loading_q <= 1'b0;
@@ -126,7 +138,9 @@ module tpu_mmc_seq #(
   end
 
   always @(posedge clk_i) begin
+    cur_young_q <= take ? younger : cur_younger;
     if (take) begin
+      first_q    <= 1'b1;
       ub_q       <= q_instr_i[TPU_MMC_UB_LSB +: UbBits];   // decode checked the ranges
       acc_q      <= q_instr_i[TPU_MMC_ACC_LSB +: AccBits];
       left_q     <= q_instr_i[TPU_MMC_ROWS_LSB +: 16];
@@ -135,6 +149,7 @@ module tpu_mmc_seq #(
       slot_q     <= q_slot_i;
       pc_q       <= q_pc_i;
     end else if (grant) begin
+      first_q  <= 1'b0;
       ub_q     <= ub_q + 1'b1;
       acc_q    <= acc_q + 1'b1;
       left_q   <= left_q - 16'd1;
@@ -162,40 +177,44 @@ module tpu_mmc_seq #(
   wire                tag_last  = tag_out[SlotBits];
   wire [SlotBits-1:0] tag_slot  = tag_out[SlotBits-1:0];
 
-  // Retirements: the last row's result written; an instruction dropped when taken or
-  // while it waits for a tile (both younger than a fault).
-  // The last row retires two cycles after its accumulator write: the row is in the
-  // accumulators' memory at the end of the second cycle (their read-modify-write), and
+  // Retirements: the last row's result written; an instruction dropped before its first
+  // row (younger than a fault).
+  // The last row retires three cycles after its accumulator write: the row is in the
+  // accumulators' memory at the end of the third cycle (their read-modify-write), and
   // an act that follows this mmc row by row reads it no earlier (accw_*_o below).
-  wire [Slots-1:0] retire_done, retire_taken, retire_dropped;
-  reg                last1_q, last_q;  // the row written two cycles ago was an instruction's last
-  reg                accw1_valid_q, accw_valid_q;
-  reg [SlotBits-1:0] accw1_slot_q, accw_slot_q;
-  reg [AccBits-1:0]  accw1_addr_q, accw_addr_q;
+  wire [Slots-1:0] retire_done, retire_dropped;
+  reg                last1_q, last2_q, last_q;  // the row written three cycles ago was an instruction's last
+  reg                accw1_valid_q, accw2_valid_q, accw_valid_q;
+  reg [SlotBits-1:0] accw1_slot_q, accw2_slot_q, accw_slot_q;
+  reg [AccBits-1:0]  accw1_addr_q, accw2_addr_q, accw_addr_q;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       last1_q       <= 1'b0;
+      last2_q       <= 1'b0;
       last_q        <= 1'b0;
       accw1_valid_q <= 1'b0;
+      accw2_valid_q <= 1'b0;
       accw_valid_q  <= 1'b0;
     end else begin
       last1_q       <= tag_valid && tag_last;
-      last_q        <= last1_q;
+      last2_q       <= last1_q;
+      last_q        <= last2_q;
       accw1_valid_q <= tag_valid;
-      accw_valid_q  <= accw1_valid_q;
+      accw2_valid_q <= accw1_valid_q;
+      accw_valid_q  <= accw2_valid_q;
     end
     accw1_slot_q <= tag_slot;
     accw1_addr_q <= tag_out[SlotBits+1 +: AccBits];
-    accw_slot_q  <= accw1_slot_q;
-    accw_addr_q  <= accw1_addr_q;
+    accw2_slot_q <= accw1_slot_q;
+    accw2_addr_q <= accw1_addr_q;
+    accw_slot_q  <= accw2_slot_q;
+    accw_addr_q  <= accw2_addr_q;
   end
   tpu_slot_mask #(.Slots(Slots)) u_retire_done (
       .valid_i(last_q), .slot_i(accw_slot_q), .mask_o(retire_done));
-  tpu_slot_mask #(.Slots(Slots)) u_retire_taken (
-      .valid_i(take && younger), .slot_i(q_slot_i), .mask_o(retire_taken));
   tpu_slot_mask #(.Slots(Slots)) u_retire_dropped (
       .valid_i(drop_cur), .slot_i(slot_q), .mask_o(retire_dropped));
-  wire [Slots-1:0] retire_mask = retire_done | retire_taken | retire_dropped;
+  wire [Slots-1:0] retire_mask = retire_done | retire_dropped;
 
   assign q_ready_o        = !cur_q || done;
   assign busy_o           = cur_q;

@@ -3,10 +3,15 @@
 // within a run), the first in candidate order on a tie. Every pair of PCs is compared
 // at once and the winner picked by an AND-OR, so the depth is one comparator and a
 // mux, not a chain of K compare-and-select steps (the ECP5 build's longest path).
+// The comparisons are PcBits + 1 wide: a PC's low PcBits bits and whether it lies at or
+// past 2^PcBits. Every instruction lies in device memory, below 2^PcBits; only a fetch
+// past its end faults there, and nothing is fetched after it, so the PCs at or past it
+// that meet here are one and the same (PcBits = 32: the whole PCs).
 `default_nettype none
 
 module tpu_oldest_fault #(
-    parameter integer K = 5
+    parameter integer K      = 5,
+    parameter integer PcBits = 32
 ) (
     input  wire [K-1:0]    valid_i,
     input  wire [K*4-1:0]  code_i,
@@ -17,13 +22,22 @@ module tpu_oldest_fault #(
 );
   // le[K*i + j], j < i: candidate j's PC is at most candidate i's, so j, earlier in
   // candidate order, wins over i; otherwise i wins over j. One comparator per pair.
+  localparam integer KeyBits = (PcBits < 32) ? PcBits + 1 : 32;
+  wire [K*KeyBits-1:0] key;
   wire [K*K-1:0] le;
   genvar i, j;
   generate
+    for (i = 0; i < K; i = i + 1) begin : g_key
+      if (PcBits < 32) begin : g_narrow
+        assign key[KeyBits*i +: KeyBits] = {|pc_i[32*i + PcBits +: 32 - PcBits], pc_i[32*i +: PcBits]};
+      end else begin : g_whole
+        assign key[KeyBits*i +: KeyBits] = pc_i[32*i +: 32];
+      end
+    end
     for (i = 0; i < K; i = i + 1) begin : g_row
       for (j = 0; j < K; j = j + 1) begin : g_col
         if (j < i) begin : g_cmp
-          assign le[K*i + j] = pc_i[32*j +: 32] <= pc_i[32*i +: 32];
+          assign le[K*i + j] = key[KeyBits*j +: KeyBits] <= key[KeyBits*i +: KeyBits];
         end else begin : g_none
           assign le[K*i + j] = 1'b0;
         end

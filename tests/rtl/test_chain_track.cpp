@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Block test of tpu_chain_track (chaining: rows a writer unit has still to write)
 // against a C++ model written from docs/architecture.md: random writers take slots,
-// write their rows in order at random times and retire; every cycle a random row is
-// asked about.
+// write their rows in order at random times and retire; every cycle two random rows are
+// asked about, and the answers, registered, must be the model's of that cycle.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -66,16 +66,18 @@ TEST_CASE("chain tracker: a row is pending while a tracked writer has it still t
     dut.wr_slot_i = wr_slot;
     dut.wr_addr_i = wr ? model[wr_slot].next : int(rng() % kRows);
     dut.retire_i = retire;
-    const int chk = int(rng() % kRows);
+    const int chk = int(rng() % kRows), chk_next = int(rng() % kRows);
     dut.chk_addr_i = chk;
+    dut.chk_next_i = chk_next;
     dut.eval();
-    const bool want = pending(model, chk);
-    REQUIRE(bool(dut.pending_o) == want);
+    const bool want = pending(model, chk), want_next = pending(model, chk_next);
     pend += want;
     clear += !want && std::any_of(model.begin(), model.end(), [&](const Writer& w) {
       return w.valid && w.lo <= chk && chk < w.hi;  // a written row of a writer in flight
     });
     tick(dut);
+    REQUIRE(bool(dut.pending_o) == want);
+    REQUIRE(bool(dut.pending_next_o) == want_next);
     if (wr) ++model[wr_slot].next, ++wrote;
     for (int i = 0; i < kSlots; ++i)
       if (retire >> i & 1) model[i] = Writer{}, used[i] = false;
