@@ -239,8 +239,9 @@ module tpu_dma_in #(
   // it calls younger, and the consumer's view is never older than the requester's was:
   // every instruction the requester skipped the consumer drains. A head is taken only
   // from its second cycle, when its flag is its own. The consumer's own fault counts at
-  // once (own_fault_q, until the report is a cycle old): the requester stopped at its
-  // faulting beat, so the spans of the instructions after it may be missing.
+  // once and for the rest of the run (own_fault_q): the requester stopped at its
+  // faulting beat, so the spans of the instructions after it may be missing, and an
+  // earlier report of a younger fault says nothing about them.
   reg  q_young_q, q_fresh_q, hd_young_q, hd_fresh_q, own_fault_q, err_seen_q;
   wire rq_young = q_young_q;
   wire younger  = hd_young_q || own_fault_q;
@@ -401,8 +402,11 @@ module tpu_dma_in #(
       hd_fresh_q <= hd_valid && !take;
     end
     err_seen_q <= err_valid_i;
-    if (!rst_ni || err_seen_q)              own_fault_q <= 1'b0;
-    else if (state_q == StRetire && fault_q) own_fault_q <= 1'b1;
+    // (until the run ends, when the report goes away: every instruction this unit takes
+    // after its own fault is younger than it, whatever else has been reported; a younger
+    // fault reported before it must not let the next instruction in)
+    if (!rst_ni || (err_seen_q && !err_valid_i)) own_fault_q <= 1'b0;
+    else if (state_q == StRetire && fault_q)     own_fault_q <= 1'b1;
     q_young_q  <= q_younger;
     hd_young_q <= hd_younger;
   end

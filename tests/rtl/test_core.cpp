@@ -297,6 +297,37 @@ TEMPLATE_TEST_CASE("an act reloads its parameters after a write to them, and onl
   CHECK(d.match);
 }
 
+// Two faults, the younger one reported first: an act with a bad shift faults while an
+// older, long rhm streams and then meets a bus error. The rhm after that one was already
+// asked for and is drained with it; the DMA-in must drop it as younger than its own
+// fault, although the act's report (a younger PC) is all the controller has said so far.
+TEMPLATE_TEST_CASE("a DMA-in fault after a younger reported fault drops the rhm behind it", "[rtl][core]",
+                   Vcore_n4, Vcore_n16) {
+  const Config cfg = core_config<TestType>();
+  const int64_t n = cfg.array_size;
+  auto rhm = [&](int64_t ub, int64_t rows, int64_t addr) {
+    Instr in;
+    in.op = Opcode::RHM, in.ub = ub, in.rows = rows, in.addr = addr, in.stride = n, in.seglen = n, in.segs = 1;
+    return in;
+  };
+  Instr act, halt;
+  act.op = Opcode::ACT, act.acc = 0, act.ub = 600, act.rows = 1, act.params = 0, act.pool = 1;
+  halt.op = Opcode::HALT;
+  // params (shifts of 255), a 300-row rhm whose last row is a bus error, a small rhm,
+  // the act (it waits only for the params' rhm), halt
+  const std::vector<Instr> prog = {rhm(0, 9, 0x2000), rhm(16, 300, 0x4000), rhm(400, 2, 0x3000), act, halt};
+  DiffInput in;
+  in.dram.assign(cfg.dram_bytes, 0);
+  for (size_t i = 0; i < prog.size(); ++i) store_word(encode(prog[i]), &in.dram[16 * i]);
+  for (int i = 0; i < n; ++i) in.dram[0x2000 + 8 * n + i] = 0xff;
+  const uint32_t last_row = uint32_t(0x4000 + 299 * n);
+  in.bus_errors = {AddrRange{last_row, last_row + uint32_t(n)}};
+  const DiffResult d = differential_run<TestType>(cfg, in, SimOptions{});
+  INFO(d.report);
+  CHECK(d.model.error == ErrorCode::BusError);
+  CHECK(d.match);
+}
+
 TEST_CASE("a whm beside streaming multiplies costs them no input rows", "[rtl][core][timing]") {
   // As above, with a whm of 8 UB rows issued between the multiplies: it reads through
   // the unified buffer's second port, so the multiplies still retire L cycles apart.
