@@ -32,7 +32,7 @@ module tpu_act_seq #(
     input  wire                   err_valid_i,
     input  wire [31:0]            err_pc_i,
     output wire                   busy_o,
-    // parameter rows from the unified buffer (granted by the core; data the next cycle)
+    // parameter rows from the unified buffer (granted by the core; data two cycles later)
     output wire                   ubr_valid_o,
     input  wire                   ubr_grant_i,
     output wire [UbBits-1:0]      ubr_addr_o,
@@ -53,12 +53,15 @@ module tpu_act_seq #(
     input  wire                   acc_wait_i,
     input  wire                   acc_wait_next_i,
     input  wire                   out_valid_i,
+    input  wire                   out_soon_i,     // a result row comes next cycle
     // accumulator reads (data the next cycle)
     output wire                   acc_rd_o,
     output wire [AccBits-1:0]     acc_addr_o,
     // result rows to the unified buffer (data: the activation unit's output)
     output wire                   ubw_valid_o,
     output wire [UbBits-1:0]      ubw_addr_o,
+    output wire                   chain_valid_o,  // the row written next cycle, for chaining
+    output wire [UbBits-1:0]      chain_addr_o,
     output wire [SlotBits-1:0]    slot_o,         // the instruction's slot (its UB writes, for chaining)
     // every unified-buffer write, from any unit, on either port (invalidates the loaded
     // parameters)
@@ -86,13 +89,17 @@ module tpu_act_seq #(
   reg  [SlotBits-1:0] slot_q;
   reg                 fault_q;
   reg  [3:0]          prd_q;       // next parameter row to read
-  reg                 pwe_q;       // a parameter row arrives this cycle ...
-  reg  [3:0]          pwr_q;       // ... for this register-file row
+  reg                 pwe1_q, pwe_q;   // a parameter row arrives this cycle ... (read two cycles ago)
+  reg  [3:0]          pwr1_q, pwr_q;   // ... for this register-file row
   reg  [15:0]         row_q;       // output row being streamed
   reg  [3:0]          plane_q;     // its plane
-  reg  [AccBits-1:0]  row_acc_q;   // acc + row
   reg  [AccBits-1:0]  rd_addr_q;   // acc + plane * rows + row
+  // the two rows a read can go to next, kept beside rd_addr_q so that neither the read
+  // address nor the chaining check waits for an adder: the next plane's, the next row's
+  reg  [AccBits-1:0]  plane_next_q;   // rd_addr_q + rows
+  reg  [AccBits-1:0]  row_next_q;     // acc + row + 1
   reg  [15:0]         out_q;       // output rows written
+  reg  [15:0]         soon_q;      // output rows announced (out_soon_i)
   reg                 in_valid_q, in_first_q, in_last_q;
 
   wire [UbBits-1:0]  ub      = in_q[TPU_ACT_UB_LSB +: UbBits];     // decode checked the ranges
@@ -145,11 +152,13 @@ module tpu_act_seq #(
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       state_q    <= StIdle;
+      pwe1_q     <= 1'b0;
       pwe_q      <= 1'b0;
       in_valid_q <= 1'b0;
       moved_q    <= 1'b0;
     end else begin
-      pwe_q      <= p_grant;
+      pwe1_q     <= p_grant;
+      pwe_q      <= pwe1_q;
       in_valid_q <= streaming;
       moved_q    <= streaming;
       case (state_q)
@@ -188,29 +197,35 @@ module tpu_act_seq #(
       prd_q   <= 4'd0;
     end
     if (p_grant) prd_q <= prd_q + 4'd1;
-    pwr_q <= prd_q;
+    pwr1_q <= prd_q;
+    pwr_q  <= pwr1_q;
     if (state_q == StCheck) begin
       fault_q   <= shift_error_i && !young_q;
       row_q     <= 16'd0;
       plane_q   <= 4'd0;
-      row_acc_q <= acc;
       rd_addr_q <= acc;
+      plane_next_q <= acc + rows_a;
+      row_next_q   <= acc + 1'b1;
       out_q     <= 16'd0;
+      soon_q    <= 16'd0;
     end
     if (streaming) begin
       if (last_plane) begin
         row_q     <= row_q + 16'd1;
         plane_q   <= 4'd0;
-        row_acc_q <= row_acc_q + 1'b1;
-        rd_addr_q <= row_acc_q + 1'b1;
+        rd_addr_q <= row_next_q;
+        plane_next_q <= row_next_q + rows_a;
+        row_next_q   <= row_next_q + 1'b1;
       end else begin
         plane_q   <= plane_q + 4'd1;
-        rd_addr_q <= rd_addr_q + rows_a;
+        rd_addr_q <= plane_next_q;
+        plane_next_q <= plane_next_q + rows_a;
       end
     end
     in_first_q <= plane_q == 4'd0;
     in_last_q  <= last_plane;
     if (out_valid_i) out_q <= out_q + 16'd1;
+    if (out_soon_i)  soon_q <= soon_q + 16'd1;
   end
 
   wire [Slots-1:0] retire_mask;
@@ -233,15 +248,20 @@ module tpu_act_seq #(
   assign acc_rd_o    = streaming;
   assign acc_addr_o  = rd_addr_q;
   assign acc_chk_o      = state_q == StCheck ? acc : rd_addr_q;   // (StCheck: the first row's)
-  assign acc_chk_next_o = last_plane ? row_acc_q + 1'b1 : rd_addr_q + rows_a;
+  assign acc_chk_next_o = last_plane ? row_next_q : plane_next_q;
   assign ubw_valid_o = out_valid_i;
   assign ubw_addr_o  = ub + out_q[UbBits-1:0];
+  // Chaining: each result row is reported a cycle before it is written. A reader sees
+  // the report through a register (tpu_chain_track) and reads the row a cycle after the
+  // write at the earliest.
+  assign chain_valid_o = out_soon_i;
+  assign chain_addr_o  = ub + soon_q[UbBits-1:0];
   assign slot_o      = slot_q;
   assign retire_o    = retire_mask;
   assign fault_o     = state_q == StRetire && fault_q;
   assign fault_pc_o  = pc_q;
 
-  wire unused = ^{in_q[127:92], in_q[15:5], in_q[3:0], rows_m1, out_q};
+  wire unused = ^{in_q[127:92], in_q[15:5], in_q[3:0], rows_m1, out_q, soon_q};
 endmodule
 
 `default_nettype wire

@@ -34,6 +34,7 @@ module tpu_activation #(
     input  wire [ArraySize*32-1:0] in_data_i,
     output wire                    accept_next_o,
     output wire                    out_valid_o,
+    output wire                    out_soon_o,    // out_valid_o will be high next cycle
     output wire [ArraySize*8-1:0]  out_data_o
 );
   localparam integer N = ArraySize;
@@ -71,6 +72,7 @@ module tpu_activation #(
   wire [N-1:0] lane_bad_shift;
   reg  [N*8-1:0] max_q;
   reg            out_valid_q;
+  wire           out_valid_d;   // (the registered output's next value)
   genvar i;
   generate
     for (i = 0; i < N; i = i + 1) begin : g_shift
@@ -107,8 +109,9 @@ module tpu_activation #(
       end
       always @(posedge clk_i) begin
         if (!rst_ni) out_valid_q <= 1'b0;
-        else         out_valid_q <= lane_valid[0] && tag[0];
+        else         out_valid_q <= out_valid_d;
       end
+      assign out_valid_d   = lane_valid[0] && tag[0];
       assign accept_next_o = 1'b1;
       wire unused_lanes = ^lane_valid[N-1:0];  // all lanes run in lockstep; lane 0 speaks for them
 
@@ -162,14 +165,16 @@ module tpu_activation #(
       end
       always @(posedge clk_i) begin
         if (!rst_ni) out_valid_q <= 1'b0;
-        else         out_valid_q <= lane_valid && tag[0] && out_lane == lane_end;
+        else         out_valid_q <= out_valid_d;
       end
+      assign out_valid_d   = lane_valid && tag[0] && out_lane == lane_end;
       assign accept_next_o = !busy_q && !in_valid_i;
     end
   endgenerate
 
   assign shift_error_o = |lane_bad_shift;
   assign out_valid_o   = out_valid_q;
+  assign out_soon_o    = rst_ni && out_valid_d;
   assign out_data_o    = max_q;
 endmodule
 

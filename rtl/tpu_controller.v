@@ -378,14 +378,18 @@ module tpu_controller #(
       .chk_addr_i(ub_chk_i), .chk_next_i(ub_chk_next_i), .pending_o(ub_wait_o),
       .pending_next_o(ub_wait_next_o));
 
-  // The oldest fault: the one collected so far, the decode error (younger than
-  // everything issued) or a unit's.
-  wire       f_any;
-  wire [3:0] f_code;
-  wire [31:0] f_pc;
-  tpu_oldest_fault #(.K(5), .PcBits(MemBits)) u_oldest (
-      .valid_i({fault_i, bad, err_q}), .code_i({fault_code_i, head_err, err_code_q}),
-      .pc_i({fault_pc_i, d_pc_q, err_pc_q}), .any_o(f_any), .code_o(f_code), .pc_o(f_pc));
+  // The oldest fault: the one collected so far or a unit's, else the decode error. The
+  // decode error needs no comparison: the head is younger than everything issued, and
+  // it is only checked while no fault has been collected (flow stops at the first).
+  wire        o_any;
+  wire [3:0]  o_code;
+  wire [31:0] o_pc;
+  tpu_oldest_fault #(.K(4), .PcBits(MemBits)) u_oldest (
+      .valid_i({fault_i, err_q}), .code_i({fault_code_i, err_code_q}),
+      .pc_i({fault_pc_i, err_pc_q}), .any_o(o_any), .code_o(o_code), .pc_o(o_pc));
+  wire        f_any  = o_any || bad;
+  wire [3:0]  f_code = o_any ? o_code : head_err;
+  wire [31:0] f_pc   = o_any ? o_pc : d_pc_q;
 
   wire drained = running && stopping_q && !sb_busy && !fetch_busy_i && &unit_idle_i;
   localparam integer ScrubRows = (UbRows > AccRows) ? UbRows : AccRows;

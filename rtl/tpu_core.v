@@ -152,6 +152,8 @@ module tpu_core #(
   wire [UbBits-1:0]   ubr_addr_out;     // the DMA-out unit's next UB read
   wire                ubw_act;          // the activation unit's UB writes
   wire [UbBits-1:0]   ubw_addr_act;
+  wire                act_chain_valid;  // ... each a cycle ahead, for chaining
+  wire [UbBits-1:0]   act_chain_addr;
   wire [Slots-1:0]    act_checked;
 
   tpu_controller #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth),
@@ -175,7 +177,7 @@ module tpu_core #(
       .accw_valid_i(accw_valid), .accw_slot_i(accw_slot), .accw_addr_i(accw_addr),
       .acc_chk_i(acc_chk), .acc_chk_next_i(acc_chk_next), .acc_wait_o(acc_wait),
       .acc_wait_next_o(acc_wait_next),
-      .ubw_valid_i(ubw_act), .ubw_slot_i(act_slot), .ubw_addr_i(ubw_addr_act),
+      .ubw_valid_i(act_chain_valid), .ubw_slot_i(act_slot), .ubw_addr_i(act_chain_addr),
       .ub_chk_i(ub_chk), .ub_chk_next_i(ub_chk_next), .ub_wait_o(ub_wait),
       .ub_wait_next_o(ub_wait_next), .act_checked_i(act_checked),
       .state_o(run_state), .error_o(run_error), .pc_o(run_pc), .run_end_o(run_end),
@@ -312,7 +314,7 @@ module tpu_core #(
   wire unused_mx = mx_out_valid;  // the tags carry the same timing
 
   // ---- activation unit ------------------------------------------------------------------
-  wire       param_we, shift_error, relu, act_in_valid, act_first, act_last, act_out_valid;
+  wire       param_we, shift_error, relu, act_in_valid, act_first, act_last, act_out_valid, act_out_soon;
   wire       act_accept;
   wire [3:0] param_row;
   wire [7:0] zp;
@@ -322,7 +324,7 @@ module tpu_core #(
       .shift_error_o(shift_error), .zp_i(zp), .relu_i(relu),
       .in_valid_i(act_in_valid), .in_first_i(act_first), .in_last_i(act_last),
       .in_data_i(acc_rd_data), .accept_next_o(act_accept), .out_valid_o(act_out_valid),
-      .out_data_o(act_out));
+      .out_soon_o(act_out_soon), .out_data_o(act_out));
 
   // ---- unit sequencers -------------------------------------------------------------------
   tpu_dma_in #(.ArraySize(N), .DataBits(DmaWidth), .UbRows(UbRows), .Slots(Slots),
@@ -365,9 +367,10 @@ module tpu_core #(
       .zp_o(zp), .relu_o(relu), .in_valid_o(act_in_valid), .in_first_o(act_first),
       .in_last_o(act_last), .act_accept_i(act_accept),
       .acc_chk_o(acc_chk), .acc_chk_next_o(acc_chk_next), .acc_wait_i(acc_wait), .acc_wait_next_i(acc_wait_next),
-      .out_valid_i(act_out_valid),
+      .out_valid_i(act_out_valid), .out_soon_i(act_out_soon),
       .acc_rd_o(acc_rd), .acc_addr_o(acc_ra),
       .ubw_valid_o(ubw_act), .ubw_addr_o(ubw_addr_act), .slot_o(act_slot),
+      .chain_valid_o(act_chain_valid), .chain_addr_o(act_chain_addr),
       .ub_we_i(ub_we), .ub_wa_i(ub_wa),
       .ub_we2_i(ub_we2), .ub_wa2_i(ubw_addr_in),
       .retire_o(retire_act), .checked_o(act_checked), .fault_o(fault_act), .fault_pc_o(fault_pc_act));

@@ -30,7 +30,7 @@ module tpu_dma_out #(
     input  wire                   err_valid_i,
     input  wire [31:0]            err_pc_i,
     output wire                   busy_o,
-    // unified-buffer reads (granted by the core; data the next cycle)
+    // unified-buffer reads (granted by the core; data two cycles later)
     output wire                   ubr_valid_o,
     input  wire                   ubr_grant_i,
     output wire [UbBits-1:0]      ubr_addr_o,
@@ -96,27 +96,32 @@ module tpu_dma_out #(
   wire [16:0] pend_next = pend_q + {16'd0, cmd_fire} - {16'd0, rsp};
 
   // Rows read from the unified buffer wait here for the write engine: a row's data
-  // arrives the cycle after its read, and a read is only made when its row will have a
-  // slot, so the engine can take a row every cycle.
-  reg                 rd_q;        // a read was granted last cycle: its data is here now
-  reg  [31:0]         rd_addr_q;
+  // arrives two cycles after its read, and a read is only made when its row will have a
+  // slot (counted from registers: the rows in the FIFO and the two reads in flight, so
+  // the write engine's ready stays out of the read), so the engine can take a row every
+  // cycle.
+  reg                 rd1_q, rd_q;           // a read was granted one / two cycles ago: its data is here now (rd_q)
+  reg  [31:0]         rd1_addr_q, rd_addr_q;
   wire                row_valid, row_room;
-  wire [1:0]          row_count;
+  wire [2:0]          row_count;
   wire [31+N*8:0]     row;
-  tpu_fifo #(.Width(32 + N * 8), .Depth(2)) u_rows (
+  tpu_fifo #(.Width(32 + N * 8), .Depth(4)) u_rows (
       .clk_i, .rst_ni, .clear_i(1'b0),
       .in_valid_i(rd_q), .in_ready_o(row_room), .in_data_i({rd_addr_q, ubr_data_i}),
       .out_valid_o(row_valid), .out_ready_i(cmd_ready_i), .out_data_o(row), .count_o(row_count));
-  wire room  = {1'b0, row_count} + {2'd0, rd_q} - {2'd0, cmd_fire} < 3'd2;
+  wire [3:0] flight = {1'b0, row_count} + {3'd0, rd1_q} + {3'd0, rd_q};
+  wire room  = flight < 4'd4;
   wire read  = ubr_valid_o && ubr_grant_i;
-  wire empty = !rd_q && !row_valid;
+  wire empty = !rd1_q && !rd_q && !row_valid;
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       state_q <= StIdle;
+      rd1_q   <= 1'b0;
       rd_q    <= 1'b0;
     end else begin
-      rd_q <= read;
+      rd1_q <= read;
+      rd_q  <= rd1_q;
       case (state_q)
         StIdle:   if (take) state_q <= StRun;
         StRun:    if (young_q) state_q <= StRetire;
@@ -132,6 +137,7 @@ module tpu_dma_out #(
   always @(posedge clk_i) begin
     if (!rst_ni) pend_q <= 17'd0;
     else pend_q <= pend_next;
+    rd_addr_q <= rd1_addr_q;
   end
 
   always @(posedge clk_i) begin
@@ -150,7 +156,7 @@ module tpu_dma_out #(
     if (rsp && rsp_error_i) fault_q <= 1'b1;
     if (read) begin
       ub_q      <= ub_q + 1'b1;
-      rd_addr_q <= addr_q;
+      rd1_addr_q <= addr_q;
       if (left_q == 16'd0) begin   // the group's last row: the next group's first
         left_q   <= rows_m1;
         groups_q <= groups_q - 6'd1;
@@ -174,7 +180,9 @@ module tpu_dma_out #(
   reg  moved_q;   // a row was read last cycle: ub_q is ub_chk_next_o's row
   always @(posedge clk_i) moved_q <= rst_ni && read;
   assign ubr_valid_o   = state_q == StRun && !young_q && room && !(moved_q ? ub_wait_next_i : ub_wait_i);
-  assign ub_chk_o      = take ? q_instr_i[TPU_WHM_UB_LSB +: UbBits] : ub_q;   // (a take: its first row)
+  // (idle: the queue head's first row, for the cycle after a take; the head's valid and
+  // the fence stay out of the comparison)
+  assign ub_chk_o      = state_q == StIdle ? q_instr_i[TPU_WHM_UB_LSB +: UbBits] : ub_q;
   assign ub_chk_next_o = ub_q + 1'b1;
   assign ubr_addr_o    = ub_q;
   assign cmd_valid_o   = row_valid;

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 // Matrix sequencer: executes `mmc` from its queue and keeps the shadow weights loaded.
 //
-// Rows: each granted unified-buffer read of an input row enters the matrix unit the
-// next cycle; a tag (accumulator row, accumulate flag, last row, slot) travels beside
-// it for the 2N + 2 cycles until its result leaves the array and is written to the
-// accumulators. The next instruction is taken in the cycle the last row is granted, so
+// Rows: each granted unified-buffer read of an input row enters the matrix unit two
+// cycles later (the buffer's read latency); a tag (accumulator row, accumulate flag,
+// last row, slot) travels beside it for the 2N + 3 cycles until its result leaves the
+// array and is written to the accumulators. The next instruction is taken in the cycle the last row is granted, so
 // consecutive multiplies stream without a bubble.
 //
 // Weights: as soon as the shadow tile is free and a whole tile is in the weight FIFO,
 // its N rows shift into the shadow registers on consecutive cycles, row 0 N - 1 cycles
 // after the last switch row entered the matrix unit (the earliest its contract allows).
-// An `mmc switch` sends its first row the cycle row 0 is written (it enters the unit a
-// cycle later), so with the tile already in the FIFO a switch costs nothing, even
-// between multiplies of N rows.
+// An `mmc switch` sends its first row as early as the cycle the load of row 0 starts
+// (it enters the unit two cycles later, a cycle after row 0 is written), so with the
+// tile already in the FIFO a switch costs nothing, even between multiplies of N rows.
 `default_nettype none
 
 module tpu_mmc_seq #(
@@ -40,7 +40,7 @@ module tpu_mmc_seq #(
     output wire                   wf_ready_o,
     output wire                   w_we_o,
     output wire [RowBits-1:0]     w_row_o,
-    // unified-buffer reads of input rows (granted by the core; data the next cycle)
+    // unified-buffer reads of input rows (granted by the core; data two cycles later)
     output wire                   ubr_valid_o,
     input  wire                   ubr_grant_i,
     output wire [UbBits-1:0]      ubr_addr_o,
@@ -86,6 +86,16 @@ module tpu_mmc_seq #(
   reg  [RowBits-1:0]  lrow_q;
   reg  [GapBits-1:0]  gap_q;       // cycles since the last switch row, saturating at N
 
+  // Row 0 goes out the cycle after load_start, N - 1 cycles after the switch row entered
+  // the matrix unit (two cycles after its grant), the earliest its contract allows; the
+  // next switch row may be granted in the load_start cycle itself (it enters two cycles
+  // later, a cycle after row 0), so the shadow counts as full from load_start on and a
+  // switch costs nothing even when each multiply is only N rows long.
+  localparam integer LoadGapInt = (N >= 1) ? N - 1 : 0;
+  localparam [GapBits-1:0] LoadGap = LoadGapInt[GapBits-1:0];
+  wire load_start  = !full_q && !loading_q && tiles_i != {TileBits{1'b0}} &&
+                     gap_q >= LoadGap;
+  wire shadow_ready = full_q || load_start;
   // Younger than a reported fault, a register: the comparison at take (of the queue's
   // head) and then of the current instruction's pc, so that no 32-bit comparison lies
   // between the queue and the retirements. A cycle late at most, and never wrong about
@@ -97,7 +107,7 @@ module tpu_mmc_seq #(
   // it was younger when taken, or when a switch waits for a tile no older rw will
   // deliver any more.
   wire drop_cur    = cur_q && first_q && cur_young_q;
-  wire row_ok      = cur_q && (!switch_q || full_q) && !drop_cur;
+  wire row_ok      = cur_q && (!switch_q || shadow_ready) && !drop_cur;
   wire grant       = row_ok && ubr_grant_i;
   wire last_row    = left_q == 16'd0;
   wire done        = grant && last_row;
@@ -107,15 +117,6 @@ module tpu_mmc_seq #(
       .err_valid_i, .err_pc_i, .pc_i(q_pc_i), .younger_o(younger));
   tpu_younger #(.PcBits(PcBits)) u_cur_younger (
       .err_valid_i, .err_pc_i, .pc_i(pc_q), .younger_o(cur_younger));
-  // Row 0 goes out the cycle after load_start, N - 1 cycles after the switch row entered
-  // the matrix unit (a cycle after its grant), the earliest its contract allows; the next
-  // switch row may be granted in that cycle (it enters a cycle after row 0), so the
-  // shadow counts as full from load_start on and a switch costs nothing even when each
-  // multiply is only N rows long.
-  localparam integer LoadGapInt = (N >= 2) ? N - 2 : 0;
-  localparam [GapBits-1:0] LoadGap = LoadGapInt[GapBits-1:0];
-  wire load_start  = !full_q && !loading_q && tiles_i != {TileBits{1'b0}} &&
-                     gap_q >= LoadGap;
 
   always @(posedge clk_i) begin
     if (!rst_ni || clear_i) begin
@@ -157,21 +158,26 @@ module tpu_mmc_seq #(
     end
   end
 
-  // The row enters the matrix unit the cycle after its read; its tag follows the
-  // data through the unit (2N + 1 cycles, tpu_matrix_unit).
-  reg mx_valid_q, mx_switch_q;
+  // The row enters the matrix unit two cycles after its read (the unified buffer's
+  // read latency); its tag follows the data through the unit (2N + 1 cycles,
+  // tpu_matrix_unit).
+  reg mx_valid1_q, mx_switch1_q, mx_valid_q, mx_switch_q;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
-      mx_valid_q  <= 1'b0;
-      mx_switch_q <= 1'b0;
+      mx_valid1_q  <= 1'b0;
+      mx_switch1_q <= 1'b0;
+      mx_valid_q   <= 1'b0;
+      mx_switch_q  <= 1'b0;
     end else begin
-      mx_valid_q  <= grant;
-      mx_switch_q <= grant && switch_q;
+      mx_valid1_q  <= grant;
+      mx_switch1_q <= grant && switch_q;
+      mx_valid_q   <= mx_valid1_q;
+      mx_switch_q  <= mx_switch1_q;
     end
   end
   wire [TagBits-1:0] tag_in = {grant, acc_mode_q, acc_q, last_row, slot_q};
   wire [TagBits-1:0] tag_out;
-  tpu_delay #(.Width(TagBits), .Delay(2 * N + 2), .Reset(1)) u_tags (
+  tpu_delay #(.Width(TagBits), .Delay(2 * N + 3), .Reset(1)) u_tags (
       .clk_i, .rst_ni, .d_i(tag_in), .q_o(tag_out));
   wire                tag_valid = tag_out[TagBits-1];
   wire                tag_last  = tag_out[SlotBits];
@@ -179,36 +185,32 @@ module tpu_mmc_seq #(
 
   // Retirements: the last row's result written; an instruction dropped before its first
   // row (younger than a fault).
-  // The last row retires three cycles after its accumulator write: the row is in the
-  // accumulators' memory at the end of the third cycle (their read-modify-write), and
-  // an act that follows this mmc row by row reads it no earlier (accw_*_o below).
+  // The last row retires two cycles after its accumulator write, and each row is
+  // reported to the chaining tracker then (accw_*_o below): the row is in the
+  // accumulators' memory at the end of the third cycle (their read-modify-write), and a
+  // reader sees the report through a register (tpu_chain_track) and reads a cycle later
+  // at the earliest, as does an instruction issued after the retirement.
   wire [Slots-1:0] retire_done, retire_dropped;
-  reg                last1_q, last2_q, last_q;  // the row written three cycles ago was an instruction's last
-  reg                accw1_valid_q, accw2_valid_q, accw_valid_q;
-  reg [SlotBits-1:0] accw1_slot_q, accw2_slot_q, accw_slot_q;
-  reg [AccBits-1:0]  accw1_addr_q, accw2_addr_q, accw_addr_q;
+  reg                last1_q, last_q;  // the row written two cycles ago was an instruction's last
+  reg                accw1_valid_q, accw_valid_q;
+  reg [SlotBits-1:0] accw1_slot_q, accw_slot_q;
+  reg [AccBits-1:0]  accw1_addr_q, accw_addr_q;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       last1_q       <= 1'b0;
-      last2_q       <= 1'b0;
       last_q        <= 1'b0;
       accw1_valid_q <= 1'b0;
-      accw2_valid_q <= 1'b0;
       accw_valid_q  <= 1'b0;
     end else begin
       last1_q       <= tag_valid && tag_last;
-      last2_q       <= last1_q;
-      last_q        <= last2_q;
+      last_q        <= last1_q;
       accw1_valid_q <= tag_valid;
-      accw2_valid_q <= accw1_valid_q;
-      accw_valid_q  <= accw2_valid_q;
+      accw_valid_q  <= accw1_valid_q;
     end
     accw1_slot_q <= tag_slot;
     accw1_addr_q <= tag_out[SlotBits+1 +: AccBits];
-    accw2_slot_q <= accw1_slot_q;
-    accw2_addr_q <= accw1_addr_q;
-    accw_slot_q  <= accw2_slot_q;
-    accw_addr_q  <= accw2_addr_q;
+    accw_slot_q  <= accw1_slot_q;
+    accw_addr_q  <= accw1_addr_q;
   end
   tpu_slot_mask #(.Slots(Slots)) u_retire_done (
       .valid_i(last_q), .slot_i(accw_slot_q), .mask_o(retire_done));
@@ -230,8 +232,8 @@ module tpu_mmc_seq #(
   assign acc_addr_o       = tag_out[SlotBits+1 +: AccBits];
   assign retire_o         = retire_mask;
   assign ev_row_o         = grant;
-  assign ev_weight_stall_o = need_switch && !full_q && !loading_q && tiles_i == {TileBits{1'b0}};
-  assign ev_weight_shift_o = need_switch && !full_q && (loading_q || tiles_i != {TileBits{1'b0}});
+  assign ev_weight_stall_o = need_switch && !shadow_ready && !loading_q && tiles_i == {TileBits{1'b0}};
+  assign ev_weight_shift_o = need_switch && !shadow_ready && (loading_q || tiles_i != {TileBits{1'b0}});
   assign accw_valid_o     = accw_valid_q;
   assign accw_slot_o      = accw_slot_q;
   assign accw_addr_o      = accw_addr_q;

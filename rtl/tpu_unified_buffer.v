@@ -5,7 +5,10 @@
 // parameters, DMA-out) gets its row in the same cycle when it is in another bank
 // (b_ok_o). With four banks, two ports that stream consecutive rows collide at most once
 // and then stay a bank apart, so B streams at a row per cycle beside A (with two banks it
-// got every other cycle). Read data is valid the cycle after the read. Two write ports,
+// got every other cycle). Read data is valid two cycles after the read: each bank's read
+// goes through a register of its own (on the ECP5 the block RAM's output register, which
+// scripts/ecp5-pack-regs.py fills: without it the RAM's read data arrives late in the
+// cycle, and the bank select and every reader sit behind it). Two write ports,
 // one per bank and cycle: port 1 (activation results) always writes; port 2 (rhm rows)
 // writes in the same cycle when its row is in another bank, which the writer checks
 // (port 1 wins a bank both ask for). A read of the row being written in the same cycle
@@ -21,11 +24,11 @@ module tpu_unified_buffer #(
     input  wire                   clk_i,
     input  wire                   a_en_i,
     input  wire [AddrBits-1:0]    a_addr_i,
-    output wire [ArraySize*8-1:0] a_data_o,    // valid the cycle after a_en_i
+    output wire [ArraySize*8-1:0] a_data_o,    // valid two cycles after a_en_i
     input  wire                   b_en_i,
     input  wire [AddrBits-1:0]    b_addr_i,
     output wire                   b_ok_o,      // port B is served this cycle
-    output wire [ArraySize*8-1:0] b_data_o,    // valid the cycle after b_en_i && b_ok_o
+    output wire [ArraySize*8-1:0] b_data_o,    // valid two cycles after b_en_i && b_ok_o
     input  wire                   wr_en_i,
     input  wire [AddrBits-1:0]    wr_addr_i,
     input  wire [ArraySize*8-1:0] wr_data_i,
@@ -43,7 +46,7 @@ module tpu_unified_buffer #(
   generate
     for (k = 0; k < 4; k = k + 1) begin : g_bank
       (* no_rw_check *) reg [W-1:0] mem_q [0:Rows/4-1];
-      reg [W-1:0] rd_q;
+      reg [W-1:0] rd_q, out_q;
       wire a_here  = a_en_i && a_addr_i[1:0] == k;
       wire b_here  = b_en_i && b_ok_o && b_addr_i[1:0] == k;
       wire w1_here = wr_en_i && wr_addr_i[1:0] == k;
@@ -53,25 +56,32 @@ module tpu_unified_buffer #(
       always @(posedge clk_i) begin
         if (w1_here || w2_here) mem_q[wr_row] <= w1_here ? wr_data_i : w2_data_i;
         if (a_here || b_here) rd_q <= mem_q[rd_row];
+        out_q <= rd_q;
       end
 `ifdef SYNTHESIS
-      assign bank_data[W*k +: W] = rd_q;
+      assign bank_data[W*k +: W] = out_q;
 `else
-      reg clash_q;
-      always @(posedge clk_i) if (a_here || b_here) clash_q <= (w1_here || w2_here) && rd_row == wr_row;
-      assign bank_data[W*k +: W] = clash_q ? {ArraySize{8'hA5}} : rd_q;
+      reg clash_q, clash2_q;
+      always @(posedge clk_i) begin
+        if (a_here || b_here) clash_q <= (w1_here || w2_here) && rd_row == wr_row;
+        clash2_q <= clash_q;
+      end
+      assign bank_data[W*k +: W] = clash2_q ? {ArraySize{8'hA5}} : out_q;
 `endif
     end
   endgenerate
 
-  // Which bank each port read last.
-  reg [1:0] a_bank_q, b_bank_q;
+  // Which bank each port read two cycles ago (the banks keep their output register's
+  // data until their next read).
+  reg [1:0] a_bank_q, b_bank_q, a_bank2_q, b_bank2_q;
   always @(posedge clk_i) begin
     if (a_en_i) a_bank_q <= a_addr_i[1:0];
     if (b_en_i && b_ok_o) b_bank_q <= b_addr_i[1:0];
+    a_bank2_q <= a_bank_q;
+    b_bank2_q <= b_bank_q;
   end
-  assign a_data_o = bank_data[W*a_bank_q +: W];
-  assign b_data_o = bank_data[W*b_bank_q +: W];
+  assign a_data_o = bank_data[W*a_bank2_q +: W];
+  assign b_data_o = bank_data[W*b_bank2_q +: W];
 endmodule
 
 `default_nettype wire

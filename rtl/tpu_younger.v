@@ -14,7 +14,9 @@ module tpu_younger #(
     output wire        younger_o
 );
   wire err_in_mem = (err_pc_i >> PcBits) == 32'd0;
-  assign younger_o = err_valid_i && err_in_mem && pc_i[PcBits-1:0] > err_pc_i[PcBits-1:0];
+  // (pc > err_pc as the borrow of err_pc - pc: a carry chain, not a tree of LUTs)
+  wire [PcBits:0] diff = {1'b0, err_pc_i[PcBits-1:0]} - {1'b0, pc_i[PcBits-1:0]};
+  assign younger_o = err_valid_i && err_in_mem && diff[PcBits];
 
   wire unused = ^pc_i;  // (its bits above PcBits are zero)
 endmodule

@@ -95,7 +95,9 @@ TEMPLATE_TEST_CASE("activation unit: requantize, ReLU and max-pool planes like t
     }
     dut.eval();
     may_feed = dut.accept_next_o;
+    const bool soon = dut.out_soon_o;  // announces the next cycle's row (chaining reports it)
     tick(dut);
+    REQUIRE(bool(dut.out_valid_o) == soon);
     if (dut.out_valid_o) {
       REQUIRE_FALSE(expected.empty());
       for (int i = 0; i < N; ++i) REQUIRE(int(int8_t(get_bits(dut.out_data_o, 8 * i, 8))) == int(expected.front()[i]));
