@@ -145,7 +145,7 @@ module tpu_controller #(
   // R and the decoder never stall: an instruction enters R only with a credit, a free
   // queue entry not yet spoken for, so no chain of ready signals runs from issue back
   // to the fetch buffer (issue -> D -> N -> the queue's head only).
-  localparam integer DqDepth = 4;
+  localparam integer DqDepth = 8;   // (the credits' round trip: R, decode, queue, N and the credit's return)
   localparam integer CreditBits = $clog2(DqDepth + 1);
   wire flow  = running && !stopping_q;
   wire flush = !rst_ni || begin_run || (running && stopping_q);
@@ -207,9 +207,13 @@ module tpu_controller #(
   wire [MemBits-1:0]        h_mem_lo;
   wire [MemBits:0]          h_mem_hi;
   assign {h_instr, h_pc, h_err, h_unit, h_en, h_lo, h_hi, h_mem_lo, h_mem_hi} = h_data;
+  // (a credit comes back the cycle after its entry left the queue: N's take, at the end
+  // of the issue logic, stays out of the credit count)
+  reg n_took_q;
   always @(posedge clk_i) begin
+    n_took_q <= !flush && n_take;
     if (flush) credit_q <= DqDepth[CreditBits-1:0];
-    else       credit_q <= credit_q - {{(CreditBits-1){1'b0}}, r_take} + {{(CreditBits-1){1'b0}}, n_take};
+    else       credit_q <= credit_q - {{(CreditBits-1){1'b0}}, r_take} + {{(CreditBits-1){1'b0}}, n_took_q};
   end
 
   // The next register (N): the queue's head, split into its tiles. An rw or mmc of
@@ -395,6 +399,16 @@ module tpu_controller #(
   localparam integer ScrubRows = (UbRows > AccRows) ? UbRows : AccRows;
   wire [ScrubBits:0] scrub_rows = ScrubRows[ScrubBits:0];
 
+  // The fetch's stop, !running || stopping_q, as a register of its own (the next value of
+  // both), so that the fetch buffer's pushes do not wait for the run state's decode.
+  reg fetch_stop_q;
+  always @(posedge clk_i) begin
+    if (!rst_ni)        fetch_stop_q <= 1'b1;
+    else if (begin_run) fetch_stop_q <= 1'b0;
+    else if (running)   fetch_stop_q <= stopping_q || bad || halting || f_any;
+    else                fetch_stop_q <= 1'b1;
+  end
+
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       state_q         <= TPU_STATE_IDLE;
@@ -525,7 +539,7 @@ module tpu_controller #(
   endgenerate
 
   assign fetch_start_o = begin_run;
-  assign fetch_stop_o  = !running || stopping_q;
+  assign fetch_stop_o  = fetch_stop_q;
   assign f_ready_o     = r_take;
   assign q_valid_o     = issue ? (4'b0001 << unit) : 4'b0000;
   assign q_instr_o     = d_instr_q;

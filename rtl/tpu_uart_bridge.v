@@ -63,7 +63,7 @@ module tpu_uart_bridge #(
 
   localparam [3:0] SSync = 4'd0, SHdr = 4'd1, SPay = 4'd2, SSum = 4'd3, SExec = 4'd4, SCsrRd = 4'd5,
                    SCsrWr = 4'd6, SCsrB = 4'd7, SMemWr = 4'd8, SReply = 4'd9, SMemRd = 4'd10,
-                   SMemWait = 4'd11, SData = 4'd12;
+                   SMemWait = 4'd11, SData = 4'd12, SMemLd = 4'd13, SMemLd2 = 4'd14;
 
   reg [3:0]          state_q;
   reg [2:0]          hdr_q;        // header byte index 0..6
@@ -80,6 +80,7 @@ module tpu_uart_bridge #(
   reg                ar_done_q, aw_done_q, w_done_q;
   reg [1:0]          phase_q;      // reply: 0 sync, 1 status, 2 payload, 3 sum
   reg [7:0]          data_q;       // memory byte read for the reply
+  reg [7:0]          rbyte_q, wbyte_q;   // payload byte read from buf_q, then written to memory
   reg [7:0]          buf_q [0:MaxPayload-1];
 
   wire receiving = state_q == SHdr || state_q == SPay || state_q == SSum;
@@ -156,7 +157,7 @@ module tpu_uart_bridge #(
             state_q   <= status_q != StOk ? SReply :
                          cmd_q == CmdCsrRead ? SCsrRd :
                          cmd_q == CmdCsrWrite ? SCsrWr :
-                         cmd_q == CmdMemWrite ? SMemWr : SReply;
+                         cmd_q == CmdMemWrite ? SMemLd : SReply;
           end
           SCsrRd: begin
             if (m_arready_i) ar_done_q <= 1'b1;
@@ -174,10 +175,15 @@ module tpu_uart_bridge #(
             if (m_bresp_i != 2'b00) status_q <= StBus;
             state_q <= SReply;
           end
+          // (each byte is read from the buffer and registered once more first: the buffer is
+          // block RAM, whose read data would otherwise go straight to the memory's port;
+          // the second register is the RAM's output register on the ECP5)
+          SMemLd:  state_q <= SMemLd2;
+          SMemLd2: state_q <= SMemWr;
           SMemWr: if (mem_ready_i) begin
-            idx_q <= idx_q + 16'd1;
-            rem_q <= rem_q - 16'd1;
-            if (rem_q == 16'd0) state_q <= SReply;
+            idx_q   <= idx_q + 16'd1;
+            rem_q   <= rem_q - 16'd1;
+            state_q <= rem_q == 16'd0 ? SReply : SMemLd;
           end
           SReply: if (out_fire) begin
             if (phase_q != 2'd0) sum_q <= sum_q + reply_byte;
@@ -240,7 +246,11 @@ module tpu_uart_bridge #(
   assign mem_valid_o = state_q == SMemWr || state_q == SMemRd;
   assign mem_we_o    = state_q == SMemWr;
   assign mem_addr_o  = addr_q + {16'd0, idx_q};
-  assign mem_wdata_o = buf_q[idx_q[PayBits-1:0]];
+  always @(posedge clk_i) begin
+    if (state_q == SMemLd) rbyte_q <= buf_q[idx_q[PayBits-1:0]];
+    wbyte_q <= rbyte_q;
+  end
+  assign mem_wdata_o = wbyte_q;
 endmodule
 
 `default_nettype wire

@@ -41,6 +41,13 @@ SimOptions random_timing(std::mt19937& rng, const Config& cfg) {
 
 DiffInput to_input(const RandomProgram& p) { return {p.dram, p.entry, p.bus_errors}; }
 
+// An rhm of `rows` whole rows of n bytes, one segment each, consecutive in memory.
+Instr rhm_rows(int64_t n, int64_t ub, int64_t rows, int64_t addr) {
+  Instr in;
+  in.op = Opcode::RHM, in.ub = ub, in.rows = rows, in.addr = addr, in.stride = n, in.seglen = n, in.segs = 1;
+  return in;
+}
+
 // The cycle each instruction (by PC) retired, from the core's trace port.
 template <class V>
 struct RetireLog {
@@ -201,11 +208,7 @@ TEMPLATE_TEST_CASE("an rhm reads what an older whm wrote to device memory", "[rt
                    Vcore_n4, Vcore_n16) {
   const Config cfg = core_config<TestType>();
   const int64_t n = cfg.array_size;
-  auto rhm = [&](int64_t ub, int64_t addr) {
-    Instr in;
-    in.op = Opcode::RHM, in.ub = ub, in.rows = 8, in.addr = addr, in.stride = n, in.seglen = n, in.segs = 1;
-    return in;
-  };
+  auto rhm = [&](int64_t ub, int64_t addr) { return rhm_rows(n, ub, 8, addr); };
   auto whm = [&](int64_t ub, int64_t addr) {
     Instr in;
     in.op = Opcode::WHM, in.ub = ub, in.rows = 8, in.addr = addr, in.stride = n, in.len = n;
@@ -256,11 +259,7 @@ TEMPLATE_TEST_CASE("an act reloads its parameters after a write to them, and onl
   // seen and the untouched block was reused correctly.
   const Config cfg = core_config<TestType>();
   const int64_t n = cfg.array_size;
-  auto rhm = [&](int64_t ub, int64_t rows, int64_t addr) {
-    Instr in;
-    in.op = Opcode::RHM, in.ub = ub, in.rows = rows, in.addr = addr, in.stride = n, in.seglen = n, in.segs = 1;
-    return in;
-  };
+  auto rhm = [&](int64_t ub, int64_t rows, int64_t addr) { return rhm_rows(n, ub, rows, addr); };
   Instr rw, mmc, halt;
   rw.op = Opcode::RW, rw.addr = 0x6000, rw.stride = n, rw.k = n, rw.n = n;
   mmc.op = Opcode::MMC, mmc.ub = 32, mmc.rows = 8, mmc.acc = 0, mmc.sw = 1;
@@ -305,11 +304,7 @@ TEMPLATE_TEST_CASE("a DMA-in fault after a younger reported fault drops the rhm 
                    Vcore_n4, Vcore_n16) {
   const Config cfg = core_config<TestType>();
   const int64_t n = cfg.array_size;
-  auto rhm = [&](int64_t ub, int64_t rows, int64_t addr) {
-    Instr in;
-    in.op = Opcode::RHM, in.ub = ub, in.rows = rows, in.addr = addr, in.stride = n, in.seglen = n, in.segs = 1;
-    return in;
-  };
+  auto rhm = [&](int64_t ub, int64_t rows, int64_t addr) { return rhm_rows(n, ub, rows, addr); };
   Instr act, halt;
   act.op = Opcode::ACT, act.acc = 0, act.ub = 600, act.rows = 1, act.params = 0, act.pool = 1;
   halt.op = Opcode::HALT;
