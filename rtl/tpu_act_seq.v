@@ -140,8 +140,14 @@ module tpu_act_seq #(
   // state decision in the cycle it is made. Such an act loads nothing and retires from
   // its first state, as if it had gone there at once.
   reg  young_q;
-  always @(posedge clk_i) if (take) young_q <= younger;
-  wire p_grant   = state_q == StParams && !young_q && prd_q != 4'd9 && ubr_grant_i;
+  // The register file holds the instruction's block: also decided at take, registered,
+  // and acted on in StParams's first cycle (no row is read then).
+  reg  hit_q;
+  always @(posedge clk_i) if (take) begin
+    young_q <= younger;
+    hit_q   <= loaded_hit;
+  end
+  wire p_grant   = state_q == StParams && !young_q && !hit_q && prd_q != 4'd9 && ubr_grant_i;
   // a row is read this cycle; one an older mmc has still to write waits (chaining)
   reg  moved_q;   // a row was read last cycle: rd_addr_q is acc_chk_next_o's row
   wire acc_wait  = moved_q ? acc_wait_next_i : acc_wait_i;
@@ -162,8 +168,9 @@ module tpu_act_seq #(
       in_valid_q <= streaming;
       moved_q    <= streaming;
       case (state_q)
-        StIdle:   if (take) state_q <= loaded_hit ? StCheck : StParams;
+        StIdle:   if (take) state_q <= StParams;
         StParams: if (young_q) state_q <= StRetire;
+                  else if (hit_q) state_q <= StCheck;
                   else if (pwe_q && pwr_q == 4'd8) state_q <= StCheck;
         StCheck:  state_q <= young_q || shift_error_i ? StRetire : StStream;
         StStream: if (streaming && last_plane && last_row) state_q <= StDrain;
@@ -236,7 +243,7 @@ module tpu_act_seq #(
 
   assign q_ready_o   = state_q == StIdle;
   assign busy_o      = state_q != StIdle;
-  assign ubr_valid_o = state_q == StParams && !young_q && prd_q != 4'd9;
+  assign ubr_valid_o = state_q == StParams && !young_q && !hit_q && prd_q != 4'd9;
   assign ubr_addr_o  = params + {{(UbBits - 4){1'b0}}, prd_q};
   assign param_we_o  = pwe_q;
   assign param_row_o = pwr_q;

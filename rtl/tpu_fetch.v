@@ -60,7 +60,10 @@ module tpu_fetch #(
   wire [31:0]      dram_end  = DramBytes;
   reg              past_end_q;  // fpc_q + 16 > DramBytes: the next fetch would leave memory
   wire             past_end  = past_end_q;
-  wire             room      = count <= Depth[PtrBits:0] - 4;
+  // Room for a span's four instructions: a register, from the count the buffer is about
+  // to have, so that the next request (and the fault entry's push) does not wait on it.
+  reg              room_q;
+  wire             room      = room_q;
   reg              halted_q;    // a halt has been fetched: nothing after it runs
   wire             want_span = active_q && !stop_i && !inflight_q && !halted_q && !past_end && room;
   wire             range_fault = active_q && !stop_i && !inflight_q && !halted_q && past_end && room;
@@ -158,6 +161,11 @@ module tpu_fetch #(
       .in_valid_i(push), .in_ready_o(buf_ready), .in_data_i(entry),
       .out_valid_o, .out_ready_i, .out_data_o(head), .count_o(count));
   assign out_instr_o = head[127:0];
+  wire [PtrBits+1:0] count_next = {1'b0, count} + {{(PtrBits+1){1'b0}}, push && buf_ready} -
+                                  {{(PtrBits+1){1'b0}}, out_valid_o && out_ready_i};
+  localparam integer RoomMaxInt = Depth - 4;   // (Depth >= 4)
+  localparam [PtrBits+1:0] RoomMax = RoomMaxInt[PtrBits+1:0];
+  always @(posedge clk_i) room_q <= !rst_ni || stop_i || start_i || count_next <= RoomMax;
   assign out_pc_o    = head[159:128];
   assign out_fault_o = head[163:160];
 endmodule

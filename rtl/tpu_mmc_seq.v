@@ -76,6 +76,7 @@ module tpu_mmc_seq #(
   reg  [UbBits-1:0]   ub_q;      // next input row
   reg  [AccBits-1:0]  acc_q;     // next accumulator row
   reg  [15:0]         left_q;    // rows left - 1
+  reg                 last_row_q;   // left_q == 0: the next row is the last (a flag kept with the count)
   reg                 acc_mode_q, switch_q;
   reg  [SlotBits-1:0] slot_q;
   reg  [31:0]         pc_q;
@@ -109,7 +110,7 @@ module tpu_mmc_seq #(
   wire drop_cur    = cur_q && first_q && cur_young_q;
   wire row_ok      = cur_q && (!switch_q || shadow_ready) && !drop_cur;
   wire grant       = row_ok && ubr_grant_i;
-  wire last_row    = left_q == 16'd0;
+  wire last_row    = last_row_q;
   wire done        = grant && last_row;
   wire take        = q_valid_i && (!cur_q || done);
   wire younger, cur_younger;
@@ -145,6 +146,7 @@ module tpu_mmc_seq #(
       ub_q       <= q_instr_i[TPU_MMC_UB_LSB +: UbBits];   // decode checked the ranges
       acc_q      <= q_instr_i[TPU_MMC_ACC_LSB +: AccBits];
       left_q     <= q_instr_i[TPU_MMC_ROWS_LSB +: 16];
+      last_row_q    <= q_instr_i[TPU_MMC_ROWS_LSB +: 16] == 16'd0;
       acc_mode_q <= q_instr_i[TPU_MMC_ACCUMULATE_LSB];
       switch_q   <= q_instr_i[TPU_MMC_SWITCH_LSB];
       slot_q     <= q_slot_i;
@@ -154,6 +156,7 @@ module tpu_mmc_seq #(
       ub_q     <= ub_q + 1'b1;
       acc_q    <= acc_q + 1'b1;
       left_q   <= left_q - 16'd1;
+      last_row_q  <= left_q == 16'd1;
       switch_q <= 1'b0;
     end
   end
