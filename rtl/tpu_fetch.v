@@ -16,7 +16,7 @@
 module tpu_fetch #(
     parameter integer DataBits  = 128,      // AXI data width
     parameter integer DramBytes = 1048576,  // device memory size (a power of two)
-    parameter integer Depth     = 8         // instruction buffer entries (>= 4, power of two)
+    parameter integer Depth     = 8         // instruction buffer entries (>= 8, power of two)
 ) (
     input  wire                   clk_i,
     input  wire                   rst_ni,
@@ -60,8 +60,9 @@ module tpu_fetch #(
   wire [31:0]      dram_end  = DramBytes;
   reg              past_end_q;  // fpc_q + 16 > DramBytes: the next fetch would leave memory
   wire             past_end  = past_end_q;
-  // Room for a span's four instructions: a register, from the count the buffer is about
-  // to have, so that the next request (and the fault entry's push) does not wait on it.
+  // Room for a span's four instructions: a register, from this cycle's count and one more
+  // (at most one entry is pushed per cycle), so that neither the next request nor the
+  // fault entry's push waits on a comparison, and the register itself on no push.
   reg              room_q;
   wire             room      = room_q;
   reg              halted_q;    // a halt has been fetched: nothing after it runs
@@ -161,11 +162,9 @@ module tpu_fetch #(
       .in_valid_i(push), .in_ready_o(buf_ready), .in_data_i(entry),
       .out_valid_o, .out_ready_i, .out_data_o(head), .count_o(count));
   assign out_instr_o = head[127:0];
-  wire [PtrBits+1:0] count_next = {1'b0, count} + {{(PtrBits+1){1'b0}}, push && buf_ready} -
-                                  {{(PtrBits+1){1'b0}}, out_valid_o && out_ready_i};
-  localparam integer RoomMaxInt = Depth - 4;   // (Depth >= 4)
-  localparam [PtrBits+1:0] RoomMax = RoomMaxInt[PtrBits+1:0];
-  always @(posedge clk_i) room_q <= !rst_ni || stop_i || start_i || count_next <= RoomMax;
+  localparam integer RoomMaxInt = Depth - 5;   // (Depth >= 8)
+  localparam [PtrBits:0] RoomMax = RoomMaxInt[PtrBits:0];
+  always @(posedge clk_i) room_q <= !rst_ni || stop_i || start_i || count <= RoomMax;
   assign out_pc_o    = head[159:128];
   assign out_fault_o = head[163:160];
 endmodule
