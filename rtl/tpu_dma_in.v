@@ -360,8 +360,7 @@ module tpu_dma_in #(
       end
     end
   end
-  wire [7:0] beat_bytes = {{(7 - LaneBits){1'b0}}, beat_hi_i} - {{(7 - LaneBits){1'b0}}, beat_lo_i};
-  wire [PosBits-1:0] beat_count = beat_bytes[PosBits-1:0];
+  wire [PosBits-1:0] beat_count = beat_cnt[PosBits-1:0];   // the beat's bytes (hi - lo)
   reg  [N*8-1:0] row_data;   // the row this beat completes
   always @(*)
     for (j = 0; j < N; j = j + 1) row_data[8*j +: 8] = lane_hit[j] ? placed[8*j +: 8] : rowbuf_q[8*j +: 8];
@@ -677,7 +676,7 @@ module tpu_dma_in #(
   assign read_bytes_o = (e_go ? row_bytes : 7'd0) + (good_last && !win ? span_len : 7'd0);
   assign tile_o       = pr_done && pr_last_q;
 
-  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, mem_rows, f_ub, beat_bytes, rq_in_q, hd_count, rq_mstride[15:12], stride,
+  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, mem_rows, f_ub, rq_in_q, hd_count, rq_mstride[15:12], stride,
                   unused_wb_count};
 endmodule
 
