@@ -232,6 +232,12 @@ module tpu_dma_in #(
   wire [31:0]          hd_pc    = hd_data[128 +: 32];
   wire [SlotBits-1:0]  hd_slot  = hd_data[160 +: SlotBits];
   wire [GBits-1:0]     hd_gm1   = hd_data[160 + SlotBits +: GBits];
+  // what the consumer's flags start from when it takes the head
+  wire                 hd_is_rw     = hd_instr[3:0] == TPU_OP_RW;
+  wire [6:0]           hd_mem_rows  = mem_rows_of(hd_instr);
+  wire                 hd_last_seg  = hd_instr[TPU_RHM_SEGS_LSB +: 6] == 6'd0;
+  wire                 hd_last_row  = hd_is_rw ? hd_mem_rows == 7'd1 : hd_instr[TPU_RHM_ROWS_LSB +: 16] == 16'd0;
+  wire                 hd_full_tile = hd_mem_rows == N[6:0];
 
   // Younger than a reported fault: flags a cycle behind the report, for the queue's head
   // (requester) and the hand-off's (consumer). The fault pc only moves to older
@@ -529,20 +535,14 @@ module tpu_dma_in #(
     end
     if (tail_push) push_q <= push_q + 1'b1;
     if (take) begin
-      last_seg_q  <= hd_instr[TPU_RHM_SEGS_LSB +: 6] == 6'd0;
+      last_seg_q  <= hd_last_seg;
       // (a row past the last never comes: -1 as 16 bits, 127 for rw's at most 64 rows)
       pen_seg_q   <= hd_instr[TPU_RHM_SEGS_LSB +: 6] - 6'd1;
-      pen_row_q   <= hd_instr[3:0] == TPU_OP_RW ? {9'd0, mem_rows_of(hd_instr) - 7'd2}
-                                                 : hd_instr[TPU_RHM_ROWS_LSB +: 16] - 16'd1;
-      last_row_q  <= hd_instr[3:0] == TPU_OP_RW ? mem_rows_of(hd_instr) == 7'd1
-                                                 : hd_instr[TPU_RHM_ROWS_LSB +: 16] == 16'd0;
-      full_tile_q <= mem_rows_of(hd_instr) == N[6:0];
-      fin_q       <= fin_of(hd_instr[3:0] == TPU_OP_RW, hd_instr[TPU_RW_TRANSPOSE_LSB],
-                            GatherSegs > 0 && hd_gm1 != {GBits{1'b0}},
-                            hd_instr[TPU_RHM_SEGS_LSB +: 6] == 6'd0,
-                            hd_instr[3:0] == TPU_OP_RW ? mem_rows_of(hd_instr) == 7'd1
-                                                       : hd_instr[TPU_RHM_ROWS_LSB +: 16] == 16'd0,
-                            mem_rows_of(hd_instr) == N[6:0]);
+      pen_row_q   <= hd_is_rw ? {9'd0, hd_mem_rows - 7'd2} : hd_instr[TPU_RHM_ROWS_LSB +: 16] - 16'd1;
+      last_row_q  <= hd_last_row;
+      full_tile_q <= hd_full_tile;
+      fin_q       <= fin_of(hd_is_rw, hd_instr[TPU_RW_TRANSPOSE_LSB], GatherSegs > 0 && hd_gm1 != {GBits{1'b0}},
+                            hd_last_seg, hd_last_row, hd_full_tile);
       gm1_q    <= hd_gm1;
       in_q     <= hd_instr;
       pc_q     <= hd_pc;
