@@ -277,21 +277,24 @@ module tpu_controller #(
   wire [3:0] head_err = d_err_q != TPU_ERR_NONE ? d_err_q : wf_err;
 
   wire head      = flow && d_valid_q;
-  wire bad       = head && head_err != TPU_ERR_NONE;
-  wire is_unit   = unit_op(op);
+  // D's kind, decided as D is loaded (d_unit_ok_q, below, for the unit instructions):
+  // a legal instruction the controller retires itself, and whether that waits for all.
+  reg  d_plain_q, d_waits_q;
+  reg  d_unit_ok_q;
+  // (head_err != TPU_ERR_NONE, from registers: the weight-FIFO state a unit
+  // instruction's check used changes only when D issues)
+  wire bad       = head && !d_unit_ok_q && !d_plain_q;
   wire sb_ready, sb_busy;
   wire [SlotBits-1:0] sb_slot;
   wire [Slots-1:0] sb_may_fault;
   // D goes to a unit (legal, and past the weight-FIFO rule): decided as D is loaded,
   // from N and the weight-FIFO state after this cycle's issue (which changes only when
   // D's instruction issues), so that issue is a few registers deep.
-  reg  d_unit_ok_q;
   wire cand      = head && d_unit_ok_q;
   wire issue     = cand && sb_ready && q_ready_i[unit];
   wire issue_rw  = issue && op == TPU_OP_RW;
   wire issue_sw  = issue && op == TPU_OP_MMC && sw;   // an mmc switches in a loaded tile
-  wire waits_all = op == TPU_OP_SYNC || op == TPU_OP_HALT;
-  wire retire_now = head && !bad && !is_unit && (!waits_all || !sb_busy);
+  wire retire_now = head && d_plain_q && (!d_waits_q || !sb_busy);
   wire pop       = issue || retire_now;
   wire halting   = retire_now && op == TPU_OP_HALT;
   assign d_take  = flow && n_valid_q && (!d_valid_q || pop);
@@ -471,9 +474,12 @@ module tpu_controller #(
   always @(posedge clk_i) begin
     tiles_all_q  <= tiles_all_d;
     tiles_none_q <= tiles_none_d;
-    if (d_take)
+    if (d_take) begin
+      d_plain_q   <= n_err_q == TPU_ERR_NONE && !unit_op(n_op);
+      d_waits_q   <= n_op == TPU_OP_SYNC || n_op == TPU_OP_HALT;
       d_unit_ok_q <= n_err_q == TPU_ERR_NONE && unit_op(n_op) &&
                      !wf_bad(n_op, n_instr_q[TPU_MMC_SWITCH_LSB], tiles_all_d, tiles_none_d, active_d);
+    end
   end
 
   wire whm_issue = issue && op == TPU_OP_WHM;
@@ -545,7 +551,7 @@ module tpu_controller #(
   assign q_instr_o     = d_instr_q;
   assign q_pc_o        = d_pc_q;
   assign q_slot_o      = sb_slot;
-  assign pop_o         = issue || retire_now;
+  assign pop_o         = pop;
   assign err_valid_o   = err_q;
   assign err_pc_o      = err_pc_q;
   assign clear_o       = begin_run;

@@ -29,6 +29,8 @@ module tpu_fifo #(
   reg               full_q, nonempty_q;
   wire              push  = in_valid_i && in_ready_o;
   wire              pop   = out_valid_o && out_ready_i;
+  wire [PtrBits-1:0] wr_next = wr_q + 1'b1, rd_next = rd_q + 1'b1;
+  wire [PtrBits:0]   count_up = count_q + 1'b1, count_down = count_q - 1'b1;
 
   always @(posedge clk_i) begin
     if (!rst_ni || clear_i) begin
@@ -38,9 +40,10 @@ module tpu_fifo #(
       full_q     <= 1'b0;
       nonempty_q <= 1'b0;
     end else begin
-      if (push) wr_q <= wr_q + 1'b1;
-      if (pop)  rd_q <= rd_q + 1'b1;
-      count_q    <= count_q + {{PtrBits{1'b0}}, push} - {{PtrBits{1'b0}}, pop};
+      // (the sums come from registers only; push and pop just pick one)
+      if (push) wr_q <= wr_next;
+      if (pop)  rd_q <= rd_next;
+      if (push != pop) count_q <= push ? count_up : count_down;
       // (a full FIFO takes nothing, so only a push without a pop fills it)
       full_q     <= (full_q && !pop) || (push && !pop && count_q == Depth[PtrBits:0] - 1'b1);
       nonempty_q <= push || (nonempty_q && !(pop && count_q == {{PtrBits{1'b0}}, 1'b1}));
