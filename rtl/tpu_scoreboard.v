@@ -34,11 +34,10 @@ module tpu_scoreboard #(
 ) (
     input  wire                    clk_i,
     input  wire                    rst_ni,
-    // range order: {acc_wr, acc_rd, ub_wr, ub_rd}; units: 0 DMA-in, 1 matrix,
+    // range order: {acc_wr, acc_rd, ub_wr, ub_rd} (one an instruction does not use ends at 0, so it meets none); units: 0 DMA-in, 1 matrix,
     // 2 activation, 3 DMA-out
     // the next candidate
     input  wire [1:0]              nxt_unit_i,
-    input  wire [3:0]              nxt_en_i,
     input  wire [4*AddrBits-1:0]   nxt_lo_i,
     input  wire [4*(AddrBits+1)-1:0] nxt_hi_i,
     input  wire [MemBits-1:0]      nxt_mem_lo_i,
@@ -47,7 +46,6 @@ module tpu_scoreboard #(
     // the candidate
     input  wire                    cand_valid_i,    // issues, if cand_ready_o
     input  wire [1:0]              cand_unit_i,
-    input  wire [3:0]              cand_en_i,
     input  wire [4*AddrBits-1:0]   cand_lo_i,
     input  wire [4*(AddrBits+1)-1:0] cand_hi_i,
     input  wire [MemBits-1:0]      cand_mem_lo_i,
@@ -63,13 +61,16 @@ module tpu_scoreboard #(
   localparam integer HiBits   = AddrBits + 1;
   localparam integer UbRd = 0, UbWr = 1, AccRd = 2, AccWr = 3;
   // An instruction as the scoreboard sees it.
-  localparam integer DescBits = 2 + 4 + 4 * AddrBits + 4 * HiBits + MemBits + MemBits + 1;
+  localparam integer RangeBits = 4 * AddrBits + 4 * HiBits + MemBits + MemBits + 1;
+  localparam integer DescBits  = 2 + RangeBits;
 
   // conflict(c, s): candidate c may not issue while s is in flight (s valid, another
-  // unit). Reads clash with writes both ways, writes with writes.
-  function automatic conflict(input [DescBits-1:0] c, input [DescBits-1:0] s);
-    reg [1:0]              cu, su;
-    reg [3:0]              ce, se;
+  // unit). Reads clash with writes both ways, writes with writes. A range the
+  // instruction does not use ends at 0 (the decoder's rule), so it overlaps nothing
+  // and the enables stay out of the comparison.
+  // (cu, su: the units; c, s: the ranges)
+  function automatic conflict(input [1:0] cu, input [RangeBits-1:0] c,
+                              input [1:0] su, input [RangeBits-1:0] s);
     reg [4*AddrBits-1:0]   cl, sl;
     reg [4*HiBits-1:0]     ch, sh;
     reg [MemBits-1:0]      cml, sml;
@@ -77,12 +78,11 @@ module tpu_scoreboard #(
     reg [15:0]             ov;
     integer                a, b;
     begin
-      {cu, ce, cl, ch, cml, cmh} = c;
-      {su, se, sl, sh, sml, smh} = s;
+      {cl, ch, cml, cmh} = c;
+      {sl, sh, sml, smh} = s;
       for (a = 0; a < 4; a = a + 1)
         for (b = 0; b < 4; b = b + 1)
-          ov[4*a+b] = ce[a] && se[b] &&
-                      {1'b0, cl[AddrBits*a +: AddrBits]} < sh[HiBits*b +: HiBits] &&
+          ov[4*a+b] = {1'b0, cl[AddrBits*a +: AddrBits]} < sh[HiBits*b +: HiBits] &&
                       {1'b0, sl[AddrBits*b +: AddrBits]} < ch[HiBits*a +: HiBits];
       conflict = cu != su && (
           // chained: a whm reading an act's rows, an act reading an mmc's sums; fenced: a
@@ -96,14 +96,14 @@ module tpu_scoreboard #(
     end
   endfunction
 
-  wire [DescBits-1:0] nxt  = {nxt_unit_i, nxt_en_i, nxt_lo_i, nxt_hi_i, nxt_mem_lo_i, nxt_mem_hi_i};
-  wire [DescBits-1:0] cand = {cand_unit_i, cand_en_i, cand_lo_i, cand_hi_i, cand_mem_lo_i, cand_mem_hi_i};
+  wire [RangeBits-1:0] nxt = {nxt_lo_i, nxt_hi_i, nxt_mem_lo_i, nxt_mem_hi_i};
+  wire [DescBits-1:0] cand = {cand_unit_i, cand_lo_i, cand_hi_i, cand_mem_lo_i, cand_mem_hi_i};
 
   reg [Slots-1:0]   mask_q;   // the candidate conflicts with the slot
   wire [Slots-1:0]  valid, faulting;
   wire [Slots-1:0]  free = ~valid;
   wire              fire = cand_valid_i && cand_ready_o;
-  wire              pair  = conflict(nxt, cand);  // the next one against the slot taken now
+  wire              pair  = conflict(nxt_unit_i, nxt, cand_unit_i, cand[RangeBits-1:0]);  // the next one against the slot taken now
 
   // The lowest free slot.
   reg [SlotBits-1:0] alloc;
@@ -130,7 +130,7 @@ module tpu_scoreboard #(
       always @(posedge clk_i) if (take) desc_q <= cand;
 
       wire [1:0] unit_q = desc_q[DescBits-1 -: 2];
-      wire hit = valid_q && conflict(nxt, desc_q);
+      wire hit = valid_q && conflict(nxt_unit_i, nxt, unit_q, desc_q[RangeBits-1:0]);
       always @(posedge clk_i) begin
         if (load_i) mask_q[i] <= take ? pair : hit && !leave;
         else        mask_q[i] <= mask_q[i] && !leave;
@@ -168,7 +168,7 @@ module tpu_scoreboard #(
   always @(posedge clk_i) begin
     f_was_rst  <= !rst_ni;
     f_was_load <= load_i;
-    f_was_nxt  <= nxt;
+    f_was_nxt  <= {nxt_unit_i, nxt};
     f_was_cand <= cand;
   end
   always @(*) begin
@@ -199,32 +199,32 @@ module tpu_scoreboard #(
     for (fa = 0; fa < Slots; fa = fa + 1) begin : g_fmask
       always @(*)
         if (rst_ni && f_loaded)
-          assert (mask_q[fa] == (g_slot[fa].valid_q && conflict(cand, g_slot[fa].desc_q)));
+          assert (mask_q[fa] == (g_slot[fa].valid_q && conflict(cand_unit_i, cand[RangeBits-1:0],
+                                                      g_slot[fa].unit_q, g_slot[fa].desc_q[RangeBits-1:0])));
     end
     for (fa = 0; fa < Slots; fa = fa + 1) begin : g_fa
       for (fb = 0; fb < Slots; fb = fb + 1) begin : g_fb
         if (fa != fb) begin : g_pair
           wire [1:0]            ua, ub;
-          wire [3:0]            ea, eb;
           wire [4*AddrBits-1:0] la, lb;
           wire [4*HiBits-1:0]   ha, hb;
           wire [MemBits-1:0]    mla, mlb;
           wire [MemBits:0]      mha, mhb;
-          assign {ua, ea, la, ha, mla, mha} = g_slot[fa].desc_q;
-          assign {ub, eb, lb, hb, mlb, mhb} = g_slot[fb].desc_q;
+          assign {ua, la, ha, mla, mha} = g_slot[fa].desc_q;
+          assign {ub, lb, hb, mlb, mhb} = g_slot[fb].desc_q;
           always @(*) begin
             if (rst_ni && g_slot[fa].valid_q && g_slot[fb].valid_q && ua != ub) begin
               // a's UB reads against b's UB writes, and writes against writes
-              assert (!(ea[UbRd] && eb[UbWr] && !(ua == 2'd3 && (ub == 2'd2 || ub == 2'd0)) &&
+              assert (!(!(ua == 2'd3 && (ub == 2'd2 || ub == 2'd0)) &&
                         meets(la[AddrBits*UbRd +: AddrBits], ha[HiBits*UbRd +: HiBits],
                               lb[AddrBits*UbWr +: AddrBits], hb[HiBits*UbWr +: HiBits])));
-              assert (!(ea[UbWr] && eb[UbWr] &&
+              assert (!(
                         meets(la[AddrBits*UbWr +: AddrBits], ha[HiBits*UbWr +: HiBits],
                               lb[AddrBits*UbWr +: AddrBits], hb[HiBits*UbWr +: HiBits])));
-              assert (!(ea[AccRd] && eb[AccWr] && !(ua == 2'd2 && ub == 2'd1) &&
+              assert (!(!(ua == 2'd2 && ub == 2'd1) &&
                         meets(la[AddrBits*AccRd +: AddrBits], ha[HiBits*AccRd +: HiBits],
                               lb[AddrBits*AccWr +: AddrBits], hb[HiBits*AccWr +: HiBits])));
-              assert (!(ea[AccWr] && eb[AccWr] &&
+              assert (!(
                         meets(la[AddrBits*AccWr +: AddrBits], ha[HiBits*AccWr +: HiBits],
                               lb[AddrBits*AccWr +: AddrBits], hb[HiBits*AccWr +: HiBits])));
               // a younger rhm or rw never reads bytes an older whm still writes: the
@@ -243,14 +243,13 @@ module tpu_scoreboard #(
   generate
     for (fa = 0; fa < Slots; fa = fa + 1) begin : g_dma
       wire [1:0]            us;
-      wire [3:0]            es;
       wire [4*AddrBits-1:0] ls;
       wire [4*HiBits-1:0]   hs;
       wire [2*MemBits:0]    ms;
-      assign {us, es, ls, hs, ms} = g_slot[fa].desc_q;
+      assign {us, ls, hs, ms} = g_slot[fa].desc_q;
       always @(*) begin
-        if (rst_ni && fire && cand_unit_i == 2'd1 && cand_en_i[UbRd] &&
-            g_slot[fa].valid_q && us == 2'd0 && es[UbWr])
+        if (rst_ni && fire && cand_unit_i == 2'd1 &&
+            g_slot[fa].valid_q && us == 2'd0)
           assert (!meets(cand_lo_i[AddrBits*UbRd +: AddrBits], cand_hi_i[HiBits*UbRd +: HiBits],
                          ls[AddrBits*UbWr +: AddrBits], hs[HiBits*UbWr +: HiBits]));
       end

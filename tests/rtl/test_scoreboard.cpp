@@ -62,13 +62,14 @@ Entry random_entry(std::mt19937& rng) {
     c.en[r] = rng() % 2;
     c.lo[r] = int(rng() % 64);
     c.hi[r] = c.lo[r] + int(rng() % 9);  // 0..8 rows; may reach 64 (hi has one more bit)
+    if (!c.en[r]) c.hi[r] = 0;           // the decoder's rule: a range not used ends at 0
   }
   c.mem_lo = int(rng() % 64);
   c.mem_hi = c.mem_lo + int(rng() % 9);
   return c;
 }
 
-// Drive one side's ports (nxt_* or cand_*) with an entry.
+// Drive one side's ports (nxt_* or cand_*) with an entry (the enables are in the ranges).
 #define DRIVE(dut, side, e)                                                             \
   do {                                                                                  \
     for (int r = 0; r < 4; ++r) {                                                       \
@@ -76,7 +77,6 @@ Entry random_entry(std::mt19937& rng) {
       set_bits(dut.side##_hi_i, (kAddrBits + 1) * r, kAddrBits + 1, uint64_t((e).hi[r])); \
     }                                                                                   \
     dut.side##_unit_i = (e).unit;                                                       \
-    dut.side##_en_i = uint8_t((e).en[0] | (e).en[1] << 1 | (e).en[2] << 2 | (e).en[3] << 3); \
     dut.side##_mem_lo_i = (e).mem_lo;                                                   \
     dut.side##_mem_hi_i = (e).mem_hi;                                                   \
   } while (0)
