@@ -5,8 +5,8 @@
 // rows written by `mmc` and read by `act`, unified-buffer rows written by `act` and
 // read by `whm`.
 //
-// Per scoreboard slot: whether it holds a writer of the tracked unit, the end of its
-// write range and the first row it has still to write. A writer writes its rows in
+// Per scoreboard slot: the end of its write range (zero unless it holds a writer of
+// the tracked unit) and the first row it has still to write. A writer writes its rows in
 // increasing order, one at a time, and reports each (wr_*) once a read of it would see
 // the new value. pending_o: row chk_addr_i was still to be written by some tracked slot
 // in the cycle before (pending_next_o: row chk_next_i), so that the reader's decision
@@ -47,25 +47,23 @@ module tpu_chain_track #(
   genvar i;
   generate
     for (i = 0; i < Slots; i = i + 1) begin : g_slot
-      reg                valid_q;
       reg [AddrBits:0]   next_q;  // the first row still to write
-      reg [AddrBits:0]   hi_q;
+      reg [AddrBits:0]   hi_q;    // the range's end; 0 while the slot holds no writer
       wire take = take_i && take_slot_i == i[SlotBits-1:0];
       always @(posedge clk_i) begin
-        if (!rst_ni)          valid_q <= 1'b0;
-        else if (take)        valid_q <= take_tracked_i;
-        else if (retire_i[i]) valid_q <= 1'b0;
+        if (!rst_ni)          hi_q <= {(AddrBits + 1){1'b0}};
+        else if (take)        hi_q <= take_tracked_i ? take_hi_i : {(AddrBits + 1){1'b0}};
+        else if (retire_i[i]) hi_q <= {(AddrBits + 1){1'b0}};
       end
       always @(posedge clk_i) begin
-        if (take) begin
+        if (take)
           next_q <= {1'b0, take_lo_i};
-          hi_q   <= take_hi_i;
-        end else if (wr_valid_i && wr_slot_i == i[SlotBits-1:0]) begin
+        else if (wr_valid_i && wr_slot_i == i[SlotBits-1:0])
           next_q <= {1'b0, wr_addr_i} + 1'b1;
-        end
       end
-      assign pending[i]      = valid_q && next_q <= {1'b0, chk_addr_i} && {1'b0, chk_addr_i} < hi_q;
-      assign pending_next[i] = valid_q && next_q <= {1'b0, chk_next_i} && {1'b0, chk_next_i} < hi_q;
+      // (an empty slot's range ends at 0: two comparisons per slot, no valid flag)
+      assign pending[i]      = next_q <= {1'b0, chk_addr_i} && {1'b0, chk_addr_i} < hi_q;
+      assign pending_next[i] = next_q <= {1'b0, chk_next_i} && {1'b0, chk_next_i} < hi_q;
     end
   endgenerate
   always @(posedge clk_i) begin
