@@ -139,13 +139,13 @@ module tpu_controller #(
 
   // ---- front end: fetch register, decode, decoded queue, next and decode registers -----
   // The fetch buffer's head is registered (R), decoded in three parts with a register
-  // after the first two (tpu_decode: products, sums, comparisons), and pushed into the
+  // after each (tpu_decode: products, sums, comparisons), and pushed into the
   // decoded queue; its head moves on through the next register (N: tiles, and the
   // interlock's comparisons) into the decode register (D), from which issue works.
   // R and the decoder never stall: an instruction enters R only with a credit, a free
   // queue entry not yet spoken for, so no chain of ready signals runs from issue back
   // to the fetch buffer (issue -> D -> N -> the queue's head only).
-  localparam integer DqDepth = 8;   // (the credits' round trip: R, decode, queue, N and the credit's return)
+  localparam integer DqDepth = 8;   // (the credits' round trip, 7 cycles: R, decode, queue, N and the credit's return)
   localparam integer CreditBits = $clog2(DqDepth + 1);
   wire flow  = running && !stopping_q;
   wire flush = !rst_ni || begin_run || (running && stopping_q);
@@ -169,15 +169,15 @@ module tpu_controller #(
   wire [31:0]               s_mem_lo;
   wire [32:0]               s_mem_hi;
   tpu_decode #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
-               .DramBytes(DramBytes), .AddrBits(AddrBits), .Registered(1)) u_decode (
+               .DramBytes(DramBytes), .AddrBits(AddrBits), .Registered(2)) u_decode (
       .clk_i, .instr_i(r_instr_q), .instr_o(s_instr),
       .op_o(s_op), .error_o(s_dec_err), .unit_o(s_unit), .en_o(s_en),
       .lo_o(s_lo), .hi_o(s_hi), .mem_lo_o(s_mem_lo), .mem_hi_o(s_mem_hi));
   wire        s_valid;
   wire [35:0] s_side;
-  tpu_delay #(.Width(1), .Delay(2), .Reset(1)) u_valid_pipe (
+  tpu_delay #(.Width(1), .Delay(3), .Reset(1)) u_valid_pipe (
       .clk_i, .rst_ni(!flush), .d_i(r_valid_q), .q_o(s_valid));
-  tpu_delay #(.Width(36), .Delay(2)) u_side_pipe (
+  tpu_delay #(.Width(36), .Delay(3)) u_side_pipe (
       .clk_i, .rst_ni, .d_i(r_side_q), .q_o(s_side));
   wire       unused_s_op = ^{s_op, s_mem_lo, s_mem_hi};   // (the instruction's own bits; above MemBits)
   // the static error: the fetch fault, else the decoder's
@@ -361,9 +361,9 @@ module tpu_controller #(
   // device-memory ranges lie below DramBytes: MemBits bits.
   tpu_scoreboard #(.Slots(Slots), .AddrBits(AddrBits), .MemBits(MemBits)) u_scoreboard (
       .clk_i, .rst_ni,
-      .nxt_unit_i(n_unit_q), .nxt_en_i(n_en_q), .nxt_lo_i(n_lo_q), .nxt_hi_i(n_hi_q),
+      .nxt_unit_i(n_unit_q), .nxt_lo_i(n_lo_q), .nxt_hi_i(n_hi_q),
       .nxt_mem_lo_i(n_mem_lo_q), .nxt_mem_hi_i(n_mem_hi_q), .load_i(d_take),
-      .cand_valid_i(issue), .cand_unit_i(unit), .cand_en_i(d_en_q), .cand_lo_i(d_lo_q),
+      .cand_valid_i(issue), .cand_unit_i(unit), .cand_lo_i(d_lo_q),
       .cand_hi_i(d_hi_q), .cand_mem_lo_i(d_mem_lo_q), .cand_mem_hi_i(d_mem_hi_q),
       .cand_ready_o(sb_ready), .cand_slot_o(sb_slot),
       .retire_i(retire_i), .busy_o(sb_busy), .may_fault_o(sb_may_fault));

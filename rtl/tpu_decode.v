@@ -5,10 +5,12 @@
 // The weight-FIFO rule depends on program order and lives in the controller.
 //
 // Three parts: the products (multipliers) of instr_i's fields, then the sums of those
-// (at most two carry chains in a row), then the comparisons and the ranges. With Registered = 1 a register follows each of
-// the first two parts (loaded every cycle: the outputs describe the instruction given
-// two cycles earlier, which comes out as instr_o), so that no cycle holds more than one
-// multiplier or two carry chains; with 0 everything is combinational (the small core).
+// (at most two carry chains in a row), then the comparisons and the ranges. With
+// Registered = 1 a register follows each of the first two parts (loaded every cycle: the
+// outputs describe the instruction given two cycles earlier, which comes out as
+// instr_o), so that no cycle holds more than one multiplier or two carry chains; with 2
+// a third follows the comparisons (the error's four causes, not yet its code, and the
+// ranges), three cycles; with 0 everything is combinational (the small core).
 `default_nettype none
 
 module tpu_decode #(
@@ -17,17 +19,18 @@ module tpu_decode #(
     parameter integer AccRows   = 2048,
     parameter integer DramBytes = 1048576,
     parameter integer AddrBits  = 16,     // row-address width of the scoreboard
-    parameter integer Registered = 0      // 1: a register after the products and the sums
+    parameter integer Registered = 0      // registers after the products and the sums (1), and
+                                          // after the comparisons (2)
 ) (
-    input  wire                    clk_i,      // (Registered = 1)
+    input  wire                    clk_i,      // (Registered >= 1)
     input  wire [127:0]            instr_i,
     output wire [127:0]            instr_o,    // the instruction the outputs describe
     output wire [3:0]              op_o,
-    output reg  [3:0]              error_o,    // TPU_ERR_*: the smallest applicable code
-    output reg  [1:0]              unit_o,     // 0 DMA-in, 1 matrix, 2 activation, 3 DMA-out
-    output reg  [3:0]              en_o,       // ranges {acc_wr, acc_rd, ub_wr, ub_rd}
-    output reg  [4*AddrBits-1:0]   lo_o,
-    output reg  [4*(AddrBits+1)-1:0] hi_o,
+    output wire [3:0]              error_o,    // TPU_ERR_*: the smallest applicable code
+    output wire [1:0]              unit_o,     // 0 DMA-in, 1 matrix, 2 activation, 3 DMA-out
+    output wire [3:0]              en_o,       // ranges {acc_wr, acc_rd, ub_wr, ub_rd}; one
+    output wire [4*AddrBits-1:0]   lo_o,       //   not enabled is [0, 0)
+    output wire [4*(AddrBits+1)-1:0] hi_o,
     output wire [31:0]             mem_lo_o,   // rhm, whm, rw: device memory [lo, hi)
     output wire [32:0]             mem_hi_o
 );
@@ -146,7 +149,7 @@ module tpu_decode #(
           x_end_r, params_end_r, seg_row_r} = sum;
 
   generate
-    if (Registered != 0) begin : g_reg
+    if (Registered >= 1) begin : g_reg
       reg [ProdBits-1:0] prod_q;
       reg [SumBits-1:0]  sum_q;
       always @(posedge clk_i) begin
@@ -164,8 +167,6 @@ module tpu_decode #(
 
   // ---- comparisons and ranges: from the sums --------------------------------------------
   wire [3:0] op = instr_r[3:0];
-  assign op_o = op;
-  assign instr_o = instr_r;
 
   // Fields. Counts are stored minus one: "count > N" is "field >= N", a comparison with a
   // constant and no adder in front of it (this part's longest path).
@@ -180,12 +181,15 @@ module tpu_decode #(
 
   wire        dram_out = room_r[34] || span_r > {2'd0, room_r};
   wire [37:0] mem_end  = {5'd0, addr_tail_r} + {1'b0, span_r};
-  assign mem_lo_o = instr_r[TPU_RHM_ADDR_LSB +: 32];
-  assign mem_hi_o = mem_end[32:0];   // (a legal instruction's end is at most Dram)
+  wire [31:0] mem_lo_c = instr_r[TPU_RHM_ADDR_LSB +: 32];
+  wire [32:0] mem_hi_c = mem_end[32:0];   // (a legal instruction's end is at most Dram)
   wire [36:0] seg_row      = {23'd0, seg_row_r};
   wire        unused_end   = ^mem_end[37:33];
   wire        unused_bits  = ^{ub, acc, params, acc_end};  // (above AddrBits in small configurations)
 
+  function automatic [3:0] causes(input illegal, input ub_bad, input acc_bad, input dram_bad);
+    causes = {illegal, ub_bad, acc_bad, dram_bad};
+  endfunction
   function automatic [3:0] first_error(input illegal, input ub_bad, input acc_bad,
                                        input dram_bad);
     if (illegal)       first_error = TPU_ERR_ILLEGAL;
@@ -206,65 +210,90 @@ module tpu_decode #(
 
   localparam integer UbRd = 0, UbWr = 1, AccRd = 2, AccWr = 3;
 
+  // The error's causes, in first_error's order: illegal, UB range, accumulator range,
+  // device-memory range.
+  reg [3:0]              why_c;
+  reg [1:0]              unit_c;
+  reg [3:0]              en_c;
+  reg [4*AddrBits-1:0]   lo_c;
+  reg [4*HiBits-1:0]     hi_c;
   always @(*) begin
-    error_o = TPU_ERR_NONE;
-    unit_o  = 2'd0;
-    en_o    = 4'b0000;
-    lo_o    = {4*AddrBits{1'b0}};
-    hi_o    = {4*HiBits{1'b0}};
+    why_c  = 4'b0000;
+    unit_c = 2'd0;
+    en_c   = 4'b0000;
+    lo_c   = {4*AddrBits{1'b0}};
+    hi_c   = {4*HiBits{1'b0}};
     case (op)
-      TPU_OP_NOP:  error_o = first_error(|(instr_r & TPU_NOP_RESERVED), 1'b0, 1'b0, 1'b0);
-      TPU_OP_HALT: error_o = first_error(|(instr_r & TPU_HALT_RESERVED), 1'b0, 1'b0, 1'b0);
-      TPU_OP_SYNC: error_o = first_error(|(instr_r & TPU_SYNC_RESERVED), 1'b0, 1'b0, 1'b0);
+      TPU_OP_NOP:  why_c = causes(|(instr_r & TPU_NOP_RESERVED), 1'b0, 1'b0, 1'b0);
+      TPU_OP_HALT: why_c = causes(|(instr_r & TPU_HALT_RESERVED), 1'b0, 1'b0, 1'b0);
+      TPU_OP_SYNC: why_c = causes(|(instr_r & TPU_SYNC_RESERVED), 1'b0, 1'b0, 1'b0);
       TPU_OP_RHM: begin
-        error_o = first_error(|(instr_r & TPU_RHM_RESERVED) || seglen_m1 >= N || segs_m1 >= N ||
+        why_c = causes(|(instr_r & TPU_RHM_RESERVED) || seglen_m1 >= N || segs_m1 >= N ||
                                   seg_row > N,
                               ub_end > Ub, 1'b0, dram_out);
-        unit_o = 2'd0;
-        en_o[UbWr] = 1'b1;
-        lo_o[AddrBits*UbWr +: AddrBits] = ub[AddrBits-1:0];
-        hi_o[HiBits*UbWr +: HiBits]     = ub_end[HiBits-1:0];
+        unit_c = 2'd0;
+        en_c[UbWr] = 1'b1;
+        lo_c[AddrBits*UbWr +: AddrBits] = ub[AddrBits-1:0];
+        hi_c[HiBits*UbWr +: HiBits]     = ub_end[HiBits-1:0];
       end
       TPU_OP_WHM: begin
-        error_o = first_error(|(instr_r & TPU_WHM_RESERVED) || len_m1 >= N, x_over, 1'b0,
+        why_c = causes(|(instr_r & TPU_WHM_RESERVED) || len_m1 >= N, x_over, 1'b0,
                               dram_out);
-        unit_o = 2'd3;
-        en_o[UbRd] = 1'b1;
-        lo_o[AddrBits*UbRd +: AddrBits] = ub[AddrBits-1:0];
-        hi_o[HiBits*UbRd +: HiBits]     = x_end[HiBits-1:0];
+        unit_c = 2'd3;
+        en_c[UbRd] = 1'b1;
+        lo_c[AddrBits*UbRd +: AddrBits] = ub[AddrBits-1:0];
+        hi_c[HiBits*UbRd +: HiBits]     = x_end[HiBits-1:0];
       end
       TPU_OP_RW: begin
-        error_o = first_error(|(instr_r & TPU_RW_RESERVED) || k_m1 >= N || n_m1 >= N, 1'b0, 1'b0,
+        why_c = causes(|(instr_r & TPU_RW_RESERVED) || k_m1 >= N || n_m1 >= N, 1'b0, 1'b0,
                               dram_out);
-        unit_o = 2'd0;
+        unit_c = 2'd0;
       end
       TPU_OP_MMC: begin
-        error_o = first_error(|(instr_r & TPU_MMC_RESERVED), ub_all_end > Ub, acc_all_end > Acc,
+        why_c = causes(|(instr_r & TPU_MMC_RESERVED), ub_all_end > Ub, acc_all_end > Acc,
                               1'b0);
-        unit_o = 2'd1;
-        en_o[UbRd]  = 1'b1;
-        en_o[AccWr] = 1'b1;
-        lo_o[AddrBits*UbRd +: AddrBits]  = ub[AddrBits-1:0];
-        hi_o[HiBits*UbRd +: HiBits]      = ub_end[HiBits-1:0];
-        lo_o[AddrBits*AccWr +: AddrBits] = acc[AddrBits-1:0];
-        hi_o[HiBits*AccWr +: HiBits]     = acc_end[HiBits-1:0];
+        unit_c = 2'd1;
+        en_c[UbRd]  = 1'b1;
+        en_c[AccWr] = 1'b1;
+        lo_c[AddrBits*UbRd +: AddrBits]  = ub[AddrBits-1:0];
+        hi_c[HiBits*UbRd +: HiBits]      = ub_end[HiBits-1:0];
+        lo_c[AddrBits*AccWr +: AddrBits] = acc[AddrBits-1:0];
+        hi_c[HiBits*AccWr +: HiBits]     = acc_end[HiBits-1:0];
       end
       TPU_OP_ACT: begin
-        error_o = first_error(|(instr_r & TPU_ACT_RESERVED),
+        why_c = causes(|(instr_r & TPU_ACT_RESERVED),
                               ub_end > Ub || params_end > Ub,
                               x_over, 1'b0);
-        unit_o = 2'd2;
-        en_o = 4'b0111;  // reads parameters (UB) and accumulators, writes UB
-        lo_o[AddrBits*UbRd +: AddrBits]  = params[AddrBits-1:0];
-        hi_o[HiBits*UbRd +: HiBits]      = params_end[HiBits-1:0];
-        lo_o[AddrBits*UbWr +: AddrBits]  = ub[AddrBits-1:0];
-        hi_o[HiBits*UbWr +: HiBits]      = ub_end[HiBits-1:0];
-        lo_o[AddrBits*AccRd +: AddrBits] = acc[AddrBits-1:0];
-        hi_o[HiBits*AccRd +: HiBits]     = x_end[HiBits-1:0];
+        unit_c = 2'd2;
+        en_c = 4'b0111;  // reads parameters (UB) and accumulators, writes UB
+        lo_c[AddrBits*UbRd +: AddrBits]  = params[AddrBits-1:0];
+        hi_c[HiBits*UbRd +: HiBits]      = params_end[HiBits-1:0];
+        lo_c[AddrBits*UbWr +: AddrBits]  = ub[AddrBits-1:0];
+        hi_c[HiBits*UbWr +: HiBits]      = ub_end[HiBits-1:0];
+        lo_c[AddrBits*AccRd +: AddrBits] = acc[AddrBits-1:0];
+        hi_c[HiBits*AccRd +: HiBits]     = x_end[HiBits-1:0];
       end
-      default: error_o = TPU_ERR_ILLEGAL;
+      default: why_c = 4'b1000;
     endcase
   end
+
+  // The outputs: straight from the comparisons, or from a register after them.
+  localparam integer OutBits = 128 + 4 + 2 + 4 + 4 * AddrBits + 4 * HiBits + 32 + 33;
+  wire [OutBits-1:0] out_c = {instr_r, why_c, unit_c, en_c, lo_c, hi_c, mem_lo_c, mem_hi_c};
+  wire [OutBits-1:0] out;
+  wire [3:0]         why;
+  generate
+    if (Registered >= 2) begin : g_out_reg
+      reg [OutBits-1:0] out_q;
+      always @(posedge clk_i) out_q <= out_c;
+      assign out = out_q;
+    end else begin : g_out_comb
+      assign out = out_c;
+    end
+  endgenerate
+  assign {instr_o, why, unit_o, en_o, lo_o, hi_o, mem_lo_o, mem_hi_o} = out;
+  assign op_o    = instr_o[3:0];
+  assign error_o = first_error(why[3], why[2], why[1], why[0]);
 endmodule
 
 `default_nettype wire
