@@ -256,7 +256,10 @@ module tpu_core #(
   wire                ub_b_ok;
   wire                grant_act = ubr_act && ub_b_ok;
   wire                grant_mmc = ubr_mmc;
-  wire                grant_out = ubr_out && !ubr_act && ub_b_ok;
+  // (DMA-out is served only when the activation unit does not read: its own row's bank,
+  // not port B's address multiplexer, goes into the check)
+  wire                grant_out = ubr_out && !ubr_act &&
+                                  (!ubr_mmc || ubr_addr_mmc[1:0] != ubr_addr_out[1:0]);
   wire [N*8-1:0]      ub_rd_data, ub_out_data;
   wire                ubw_in;
   wire [UbBits-1:0]   ubw_addr_in;

@@ -109,9 +109,24 @@ module tpu_dma_out #(
       .clk_i, .rst_ni, .clear_i(1'b0),
       .in_valid_i(rd_q), .in_ready_o(row_room), .in_data_i({rd_addr_q, ubr_data_i}),
       .out_valid_o(row_valid), .out_ready_i(cmd_ready_i), .out_data_o(row), .count_o(row_count));
-  wire [3:0] flight = {1'b0, row_count} + {3'd0, rd1_q} + {3'd0, rd_q};
-  wire room  = flight < 4'd4;
-  wire read  = ubr_valid_o && ubr_grant_i;
+  // Rows read and not yet taken by the write engine (the two reads in flight and the
+  // FIFO's rows), and whether another fits, as registers: a read adds one, the engine's
+  // take removes one, and the read's grant only picks the next value.
+  reg  [2:0] flight_q;
+  reg        room_q;
+  wire       row_pop = row_valid && cmd_ready_i;
+  wire       read    = ubr_valid_o && ubr_grant_i;
+  wire [2:0] flight_up = flight_q + 3'd1, flight_down = flight_q - 3'd1;
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      flight_q <= 3'd0;
+      room_q   <= 1'b1;
+    end else begin
+      if (read != row_pop) flight_q <= read ? flight_up : flight_down;
+      room_q <= flight_q < 3'd3 || (flight_q == 3'd3 && !read) || row_pop;
+    end
+  end
+  wire room  = room_q;
   wire empty = !rd1_q && !rd_q && !row_valid;
 
   always @(posedge clk_i) begin
@@ -195,7 +210,7 @@ module tpu_dma_out #(
   assign fault_pc_o    = pc_q;
   assign write_bytes_o = rsp && !rsp_error_i ? len : 7'd0;
 
-  wire unused = ^{in_q, len, row_room};  // fields taken apart above; a read has a slot
+  wire unused = ^{in_q, len, row_room, row_count};  // fields taken apart above; a read has a slot
 endmodule
 
 `default_nettype wire
