@@ -232,12 +232,28 @@ module tpu_dma_in #(
   wire [31:0]          hd_pc    = hd_data[128 +: 32];
   wire [SlotBits-1:0]  hd_slot  = hd_data[160 +: SlotBits];
   wire [GBits-1:0]     hd_gm1   = hd_data[160 + SlotBits +: GBits];
-  // what the consumer's flags start from when it takes the head
-  wire                 hd_is_rw     = hd_instr[3:0] == TPU_OP_RW;
-  wire [6:0]           hd_mem_rows  = mem_rows_of(hd_instr);
-  wire                 hd_last_seg  = hd_instr[TPU_RHM_SEGS_LSB +: 6] == 6'd0;
-  wire                 hd_last_row  = hd_is_rw ? hd_mem_rows == 7'd1 : hd_instr[TPU_RHM_ROWS_LSB +: 16] == 16'd0;
-  wire                 hd_full_tile = hd_mem_rows == N[6:0];
+  // What the consumer's flags start from when it takes the head: registers, loaded
+  // every cycle from the head (a head is only taken in its second cycle, below, so
+  // they are its own by then).
+  wire                 hd_is_rw_c     = hd_instr[3:0] == TPU_OP_RW;
+  wire [6:0]           hd_mem_rows_c  = mem_rows_of(hd_instr);
+  wire                 hd_last_seg_c  = hd_instr[TPU_RHM_SEGS_LSB +: 6] == 6'd0;
+  wire                 hd_last_row_c  = hd_is_rw_c ? hd_mem_rows_c == 7'd1 : hd_instr[TPU_RHM_ROWS_LSB +: 16] == 16'd0;
+  wire                 hd_full_tile_c = hd_mem_rows_c == N[6:0];
+  reg                  hd_last_seg, hd_last_row, hd_full_tile, hd_fin;
+  reg  [5:0]           hd_pen_seg;
+  reg  [15:0]          hd_pen_row;
+  always @(posedge clk_i) begin
+    hd_last_seg  <= hd_last_seg_c;
+    hd_last_row  <= hd_last_row_c;
+    hd_full_tile <= hd_full_tile_c;
+    // (a row past the last never comes: -1 as 16 bits, 127 for rw's at most 64 rows)
+    hd_pen_seg   <= hd_instr[TPU_RHM_SEGS_LSB +: 6] - 6'd1;
+    hd_pen_row   <= hd_is_rw_c ? {9'd0, hd_mem_rows_c - 7'd2} : hd_instr[TPU_RHM_ROWS_LSB +: 16] - 16'd1;
+    hd_fin       <= fin_of(hd_is_rw_c, hd_instr[TPU_RW_TRANSPOSE_LSB],
+                           GatherSegs > 0 && hd_gm1 != {GBits{1'b0}}, hd_last_seg_c, hd_last_row_c,
+                           hd_full_tile_c);
+  end
 
   // Younger than a reported fault: flags a cycle behind the report, for the queue's head
   // (requester) and the hand-off's (consumer). The fault pc only moves to older
@@ -257,9 +273,18 @@ module tpu_dma_in #(
   tpu_younger #(.PcBits(PcBits)) u_hd_younger (
       .err_valid_i, .err_pc_i, .pc_i(hd_pc), .younger_o(hd_younger));
 
-  wire q_is_rw  = q_instr_i[3:0] == TPU_OP_RW;
-  wire [GBits-1:0] q_gm1 = window_m1(q_instr_i[3:0], q_instr_i[TPU_RHM_ROWS_LSB +: 16],
+  // What the requester takes from the queue's head besides the instruction: registers,
+  // loaded every cycle from the head (a head is only taken in its second cycle, so they
+  // are its own by then).
+  wire [GBits-1:0] q_gm1_c = window_m1(q_instr_i[3:0], q_instr_i[TPU_RHM_ROWS_LSB +: 16],
       q_instr_i[TPU_RHM_STRIDE_LSB +: 16], q_instr_i[TPU_RHM_SEGLEN_LSB +: 6], q_instr_i[TPU_RHM_SEGS_LSB +: 6]);
+  reg              q_is_rw, q_first_last;
+  reg  [GBits-1:0] q_gm1;
+  always @(posedge clk_i) begin
+    q_is_rw      <= q_instr_i[3:0] == TPU_OP_RW;
+    q_gm1        <= q_gm1_c;
+    q_first_last <= rq_last_of(q_instr_i, q_gm1_c, 16'd0, 6'd0);
+  end
   reg  [OwedBits-1:0] owed_n_q;    // owed_q + N: the rows owed once one more rw is taken
   // (a cycle old: no head is taken in the cycle after a take, and a row pushed since
   // takes one free row and one owed row alike, so the old answer errs only towards no)
@@ -394,10 +419,21 @@ module tpu_dma_in #(
   // (rows owed by an rw that faulted are forgotten once the unit has been idle; owed + N
   // is kept beside owed, not computed from it, so that neither is two adders deep)
   reg                 busy_q;
-  wire [OwedBits-1:0] owed_add  = (rq_take && q_is_rw && !rq_young ? N[OwedBits-1:0] : {OwedBits{1'b0}}) -
-                                  {{(OwedBits-1){1'b0}}, pr_done};
-  wire [OwedBits-1:0] owed_next   = (busy_q ? owed_q : {OwedBits{1'b0}}) + owed_add;
-  wire [OwedBits-1:0] owed_n_next = (busy_q ? owed_n_q : N[OwedBits-1:0]) + owed_add;
+  // (the three sums come from registers; the take and the row done only pick one)
+  wire                add_rw    = rq_take && q_is_rw && !rq_young;
+  wire [OwedBits-1:0] owed_b    = busy_q ? owed_q : {OwedBits{1'b0}};
+  wire [OwedBits-1:0] owed_n_b  = busy_q ? owed_n_q : N[OwedBits-1:0];
+  wire [OwedBits-1:0] n_w       = N[OwedBits-1:0];
+  wire [OwedBits-1:0] one_w     = {{(OwedBits-1){1'b0}}, 1'b1};
+  wire [OwedBits-1:0] n_m1_w    = n_w - one_w;
+  wire [OwedBits-1:0] owed_next   = owed_pick(add_rw, pr_done, owed_b, owed_b + n_w, owed_b + n_m1_w,
+                                              owed_b - one_w);
+  wire [OwedBits-1:0] owed_n_next = owed_pick(add_rw, pr_done, owed_n_b, owed_n_b + n_w,
+                                              owed_n_b + n_m1_w, owed_n_b - one_w);
+  function automatic [OwedBits-1:0] owed_pick(input add, input done, input [OwedBits-1:0] same,
+      input [OwedBits-1:0] plus_n, input [OwedBits-1:0] plus_n_m1, input [OwedBits-1:0] minus_1);
+    owed_pick = add ? (done ? plus_n_m1 : plus_n) : (done ? minus_1 : same);
+  endfunction
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       q_fresh_q  <= 1'b0;
@@ -452,7 +488,7 @@ module tpu_dma_in #(
     end
     // (the take's case from the queue's head alone, the span's from the registers, so
     // that the take selects between two finished comparisons)
-    if (rq_take)       rq_last_q <= rq_last_of(q_instr_i, q_gm1, 16'd0, 6'd0);
+    if (rq_take)       rq_last_q <= q_first_last;
     else if (req_fire) rq_last_q <= rq_last_of(rq_in_q, rq_gm1, rq_fire_row, rq_fire_seg);
     if (rq_take) begin
       rq_in_q     <= q_instr_i;
@@ -536,13 +572,11 @@ module tpu_dma_in #(
     if (tail_push) push_q <= push_q + 1'b1;
     if (take) begin
       last_seg_q  <= hd_last_seg;
-      // (a row past the last never comes: -1 as 16 bits, 127 for rw's at most 64 rows)
-      pen_seg_q   <= hd_instr[TPU_RHM_SEGS_LSB +: 6] - 6'd1;
-      pen_row_q   <= hd_is_rw ? {9'd0, hd_mem_rows - 7'd2} : hd_instr[TPU_RHM_ROWS_LSB +: 16] - 16'd1;
+      pen_seg_q   <= hd_pen_seg;
+      pen_row_q   <= hd_pen_row;
       last_row_q  <= hd_last_row;
       full_tile_q <= hd_full_tile;
-      fin_q       <= fin_of(hd_is_rw, hd_instr[TPU_RW_TRANSPOSE_LSB], GatherSegs > 0 && hd_gm1 != {GBits{1'b0}},
-                            hd_last_seg, hd_last_row, hd_full_tile);
+      fin_q       <= hd_fin;
       gm1_q    <= hd_gm1;
       in_q     <= hd_instr;
       pc_q     <= hd_pc;
