@@ -91,7 +91,20 @@ module tpu_uart_bridge #(
   wire out_fire  = out_valid_o && out_ready_i;
   wire [15:0] reply_len = status_q != StOk ? 16'd0 :
                           cmd_q == CmdCsrRead ? 16'd4 : cmd_q == CmdMemRead ? len_q : 16'd0;
-  wire [15:0] pay_len = cmd_q == CmdCsrWrite ? 16'd4 : cmd_q == CmdMemWrite ? {in_data_i, len_q[7:0]} : 16'd0;
+  // The counts rem_q is loaded with, minus one, from registers: the reply's, a cycle
+  // behind status, command and length (final before its status byte goes out), and the
+  // request payload's, from flags taken with the command and the low length byte (the
+  // high byte arrives with the load: only it goes through a decrement).
+  reg        csr_wr_q, mem_wr_q, lo_zero_q;
+  reg [7:0]  lo_m1_q;
+  reg [15:0] reply_m1_q;
+  reg        reply_some_q;
+  always @(posedge clk_i) begin
+    reply_m1_q   <= reply_len - 16'd1;
+    reply_some_q <= reply_len != 16'd0;
+  end
+  wire [15:0] pay_m1   = mem_wr_q ? {in_data_i - {7'd0, lo_zero_q}, lo_m1_q} : csr_wr_q ? 16'd3 : 16'hffff;
+  wire        pay_some = mem_wr_q ? (in_data_i != 8'd0 || !lo_zero_q) : csr_wr_q;
   wire [7:0] reply_byte = state_q == SData ? (cmd_q == CmdCsrRead ? word_q[8*idx_q[1:0] +: 8] : data_q) :
                           phase_q == 2'd0 ? ReplySync :
                           phase_q == 2'd1 ? status_q : 8'd0 - sum_q;
@@ -119,17 +132,25 @@ module tpu_uart_bridge #(
             sum_q <= sum_q + in_data_i;
             hdr_q <= hdr_q + 3'd1;
             case (hdr_q)
-              3'd0: cmd_q <= in_data_i;
+              3'd0: begin
+                cmd_q    <= in_data_i;
+                csr_wr_q <= in_data_i == CmdCsrWrite;
+                mem_wr_q <= in_data_i == CmdMemWrite;
+              end
               3'd1: addr_q[7:0] <= in_data_i;
               3'd2: addr_q[15:8] <= in_data_i;
               3'd3: addr_q[23:16] <= in_data_i;
               3'd4: addr_q[31:24] <= in_data_i;
-              3'd5: len_q[7:0] <= in_data_i;
+              3'd5: begin
+                len_q[7:0] <= in_data_i;
+                lo_zero_q  <= in_data_i == 8'd0;
+                lo_m1_q    <= in_data_i - 8'd1;
+              end
               default: begin
                 len_q[15:8] <= in_data_i;
                 idx_q       <= 16'd0;
-                rem_q       <= pay_len - 16'd1;
-                state_q     <= pay_len != 16'd0 ? SPay : SSum;
+                rem_q       <= pay_m1;
+                state_q     <= pay_some ? SPay : SSum;
               end
             endcase
           end
@@ -191,9 +212,9 @@ module tpu_uart_bridge #(
               2'd0: phase_q <= 2'd1;
               2'd1: begin
                 idx_q   <= 16'd0;
-                rem_q   <= reply_len - 16'd1;
-                phase_q <= reply_len != 16'd0 ? 2'd2 : 2'd3;
-                if (reply_len != 16'd0) state_q <= next_is_mem ? SMemRd : SData;
+                rem_q   <= reply_m1_q;
+                phase_q <= reply_some_q ? 2'd2 : 2'd3;
+                if (reply_some_q) state_q <= next_is_mem ? SMemRd : SData;
               end
               default: state_q <= SSync;
             endcase
