@@ -6,7 +6,11 @@
 
 module tpu_fifo #(
     parameter integer Width = 8,  // bits per entry
-    parameter integer Depth = 4   // entries, a power of two >= 2
+    parameter integer Depth = 4,  // entries, a power of two >= 2
+    // 1: the head comes from a register of its own, loaded as the head leaves (from the
+    // entry behind it, or the input), so that a consumer's logic on the head data starts
+    // at a flip-flop, not at the entries' multiplexer (Width more flip-flops)
+    parameter integer OutReg = 0
 ) (
     input  wire             clk_i,
     input  wire             rst_ni,
@@ -55,7 +59,18 @@ module tpu_fifo #(
 
   assign in_ready_o  = !full_q && !clear_i;
   assign out_valid_o = nonempty_q;
-  assign out_data_o  = mem_q[rd_q];
+  generate
+    if (OutReg != 0) begin : g_out_reg
+      reg [Width-1:0] head_q;
+      always @(posedge clk_i) begin
+        if (pop && count_q != {{PtrBits{1'b0}}, 1'b1}) head_q <= mem_q[rd_next];   // (2 or more)
+        else if (pop || !nonempty_q)                    head_q <= in_data_i;       // (0 or 1 left)
+      end
+      assign out_data_o = head_q;
+    end else begin : g_out_mem
+      assign out_data_o = mem_q[rd_q];
+    end
+  endgenerate
   assign count_o     = count_q;
 
 `ifdef FORMAL
@@ -73,6 +88,7 @@ module tpu_fifo #(
     assert (full_q == (count_q == Depth[PtrBits:0]));
     assert (nonempty_q == (count_q != {(PtrBits + 1){1'b0}}));
     assert (f_span == (full_q ? {(PtrBits + 1){1'b0}} : count_q));
+    if (nonempty_q) assert (out_data_o == mem_q[rd_q]);   // (OutReg: the head register too)
   end
   always @(posedge clk_i) begin
     if (f_run && !$past(clear_i) && $past(out_valid_o && !out_ready_i)) begin

@@ -23,6 +23,7 @@ tasks=(
   "weight_fifo_n8_d1|tpu_weight_fifo|ArraySize 8 DepthTiles 1|12|12"
   "scoreboard_s2_a4|tpu_scoreboard|Slots 2 AddrBits 4 MemBits 3|10|4"
   "fifo_w4_d4|tpu_fifo|Width 4 Depth 4|10|6"
+  "fifo_w4_d4_outreg|tpu_fifo|Width 4 Depth 4 OutReg 1|10|6"
   "reg_slice_w4|tpu_reg_slice|Width 4|10|4"
   "axi_read_w32|tpu_axi_read|DataBits 32 MaxBeats 4|10|4"
   "csr|tpu_csr|ArraySize 4 WfifoDepth 2 DmaWidth 32 UbRows 64 AccRows 64 DramBytes 4096 Counters 2|8|4"
