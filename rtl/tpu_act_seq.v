@@ -84,6 +84,7 @@ module tpu_act_seq #(
                    StDrain = 3'd4, StRetire = 3'd5;
 
   reg  [2:0]          state_q;
+  wire                retire_done;   // the retire state ends now (tpu_seq_retire, below)
   reg  [127:0]        in_q;
   reg  [31:0]         pc_q;
   reg  [SlotBits-1:0] slot_q;
@@ -175,7 +176,7 @@ module tpu_act_seq #(
         StCheck:  state_q <= young_q || shift_error_i ? StRetire : StStream;
         StStream: if (streaming && last_plane && last_row) state_q <= StDrain;
         StDrain:  if (out_valid_i && out_q == rows_m1) state_q <= StRetire;
-        StRetire: state_q <= StIdle;
+        StRetire: if (retire_done) state_q <= StIdle;
         default:  state_q <= StIdle;
       endcase
     end
@@ -236,8 +237,9 @@ module tpu_act_seq #(
   end
 
   wire [Slots-1:0] retire_mask;
-  tpu_slot_mask #(.Slots(Slots)) u_retire (
-      .valid_i(state_q == StRetire), .slot_i(slot_q), .mask_o(retire_mask));
+  tpu_seq_retire #(.Slots(Slots)) u_retire (
+      .clk_i, .rst_ni, .retiring_i(state_q == StRetire), .fault_i(fault_q), .slot_i(slot_q),
+      .fault_o, .done_o(retire_done), .retire_o(retire_mask));
   tpu_slot_mask #(.Slots(Slots)) u_checked (
       .valid_i(state_q == StCheck && !shift_error_i && !young_q), .slot_i(slot_q), .mask_o(checked_o));
 
@@ -265,7 +267,6 @@ module tpu_act_seq #(
   assign chain_addr_o  = ub + soon_q[UbBits-1:0];
   assign slot_o      = slot_q;
   assign retire_o    = retire_mask;
-  assign fault_o     = state_q == StRetire && fault_q;
   assign fault_pc_o  = pc_q;
 
   wire unused = ^{in_q[127:92], in_q[15:5], in_q[3:0], rows_m1, out_q, soon_q};

@@ -388,12 +388,23 @@ module tpu_controller #(
   // The oldest fault: the one collected so far or a unit's, else the decode error. The
   // decode error needs no comparison: the head is younger than everything issued, and
   // it is only checked while no fault has been collected (flow stops at the first).
+  // The units' faults are registered first (each unit reports its fault a cycle before
+  // it retires the instruction: tpu_seq_retire), so that the comparisons start at
+  // flip-flops.
+  reg  [2:0]  u_fault_q;
+  reg  [11:0] u_code_q;
+  reg  [95:0] u_pc_q;
+  always @(posedge clk_i) begin
+    u_fault_q <= rst_ni && running ? fault_i : 3'b000;
+    u_code_q  <= fault_code_i;
+    u_pc_q    <= fault_pc_i;
+  end
   wire        o_any;
   wire [3:0]  o_code;
   wire [31:0] o_pc;
   tpu_oldest_fault #(.K(4), .PcBits(MemBits)) u_oldest (
-      .valid_i({fault_i, err_q}), .code_i({fault_code_i, err_code_q}),
-      .pc_i({fault_pc_i, err_pc_q}), .any_o(o_any), .code_o(o_code), .pc_o(o_pc));
+      .valid_i({u_fault_q, err_q}), .code_i({u_code_q, err_code_q}),
+      .pc_i({u_pc_q, err_pc_q}), .any_o(o_any), .code_o(o_code), .pc_o(o_pc));
   wire        f_any  = o_any || bad;
   wire [3:0]  f_code = o_any ? o_code : head_err;
   wire [31:0] f_pc   = o_any ? o_pc : d_pc_q;

@@ -165,6 +165,7 @@ module tpu_dma_in #(
 
   // consumer
   reg  [2:0]          state_q;
+  wire                retire_done;   // the retire state ends now (tpu_seq_retire, below)
   reg  [127:0]        in_q;        // the instruction
   reg  [31:0]         pc_q;
   reg  [SlotBits-1:0] slot_q;
@@ -410,7 +411,7 @@ module tpu_dma_in #(
         // (the registered counts: with the requester stopped nothing new flies, and the
         // beat's handshake stays out of this register's enable)
         StDrain:  if (asked_q == ended_q && !rq_q && !wb_valid && !pr_q && full == 2'b00) state_q <= StRetire;
-        StRetire: state_q <= StIdle;
+        StRetire: if (retire_done) state_q <= StIdle;
         default:  state_q <= StIdle;
       endcase
     end
@@ -697,14 +698,14 @@ module tpu_dma_in #(
       .valid_i(wb_done && wb_last), .slot_i(wb_slot), .mask_o(retire_wb));
   tpu_slot_mask #(.Slots(Slots)) u_retire_pr (
       .valid_i(pr_done && pr_last_q), .slot_i(pr_slot_q), .mask_o(retire_pr));
-  tpu_slot_mask #(.Slots(Slots)) u_retire_st (
-      .valid_i(state_q == StRetire), .slot_i(slot_q), .mask_o(retire_st));
+  tpu_seq_retire #(.Slots(Slots)) u_retire_st (
+      .clk_i, .rst_ni, .retiring_i(state_q == StRetire), .fault_i(fault_q), .slot_i(slot_q),
+      .fault_o, .done_o(retire_done), .retire_o(retire_st));
   // (a row's retirement a cycle after its write or push, from a register: the buffer
   // port's grant and the FIFO head's slot stay out of the scoreboard's update)
   reg [Slots-1:0] retire_q;
   always @(posedge clk_i) retire_q <= rst_ni ? retire_wb | retire_pr : {Slots{1'b0}};
   assign retire_o     = retire_q | retire_st;
-  assign fault_o      = state_q == StRetire && fault_q;
   assign fault_pc_o   = pc_q;
   // (gathered rows count the bytes they hold, as the architecture defines the counter)
   assign read_bytes_o = (e_go ? row_bytes : 7'd0) + (good_last && !win ? span_len : 7'd0);

@@ -65,6 +65,7 @@ module tpu_dma_out #(
   localparam [1:0] StIdle = 2'd0, StRun = 2'd1, StDrain = 2'd2, StRetire = 2'd3;
 
   reg  [1:0]          state_q;
+  wire                retire_done;   // the retire state ends now (tpu_seq_retire, below)
   reg  [127:0]        in_q;
   reg  [31:0]         pc_q;
   reg  [SlotBits-1:0] slot_q;
@@ -143,7 +144,7 @@ module tpu_dma_out #(
                   else if (read && final_q) state_q <= StDrain;
         // (no row is written any more: the registered count, a cycle late at most)
         StDrain:  if (empty && pend_q == 17'd0) state_q <= StRetire;
-        StRetire: state_q <= StIdle;
+        StRetire: if (retire_done) state_q <= StIdle;
         default:  state_q <= StIdle;
       endcase
     end
@@ -187,8 +188,9 @@ module tpu_dma_out #(
   end
 
   wire [Slots-1:0] retire_mask;
-  tpu_slot_mask #(.Slots(Slots)) u_retire (
-      .valid_i(state_q == StRetire), .slot_i(slot_q), .mask_o(retire_mask));
+  tpu_seq_retire #(.Slots(Slots)) u_retire (
+      .clk_i, .rst_ni, .retiring_i(state_q == StRetire), .fault_i(fault_q), .slot_i(slot_q),
+      .fault_o, .done_o(retire_done), .retire_o(retire_mask));
 
   assign q_ready_o     = state_q == StIdle && !hold_i;
   assign busy_o        = state_q != StIdle;
@@ -206,7 +208,6 @@ module tpu_dma_out #(
   assign cmd_data_o    = row[N*8-1:0];
   assign rsp_ready_o   = 1'b1;
   assign retire_o      = retire_mask;
-  assign fault_o       = state_q == StRetire && fault_q;
   assign fault_pc_o    = pc_q;
   assign write_bytes_o = rsp && !rsp_error_i ? len : 7'd0;
 
