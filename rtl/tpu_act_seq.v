@@ -153,7 +153,8 @@ module tpu_act_seq #(
   reg  moved_q;   // a row was read last cycle: rd_addr_q is acc_chk_next_o's row
   wire acc_wait  = moved_q ? acc_wait_next_i : acc_wait_i;
   wire streaming = state_q == StStream && act_accept_i && !acc_wait;
-  wire last_plane = plane_q == pool_m1;
+  reg  last_plane_q;   // plane_q == pool_m1, kept with plane_q (a register for the chaining check)
+  wire last_plane = last_plane_q;
   wire last_row   = row_q == rows_m1;
 
   always @(posedge clk_i) begin
@@ -211,6 +212,7 @@ module tpu_act_seq #(
       fault_q   <= shift_error_i && !young_q;
       row_q     <= 16'd0;
       plane_q   <= 4'd0;
+      last_plane_q <= pool_m1 == 4'd0;
       rd_addr_q <= acc;
       plane_next_q <= acc + rows_a;
       row_next_q   <= acc + 1'b1;
@@ -221,11 +223,13 @@ module tpu_act_seq #(
       if (last_plane) begin
         row_q     <= row_q + 16'd1;
         plane_q   <= 4'd0;
+        last_plane_q <= pool_m1 == 4'd0;
         rd_addr_q <= row_next_q;
         plane_next_q <= row_next_q + rows_a;
         row_next_q   <= row_next_q + 1'b1;
       end else begin
         plane_q   <= plane_q + 4'd1;
+        last_plane_q <= plane_q + 4'd1 == pool_m1;
         rd_addr_q <= plane_next_q;
         plane_next_q <= plane_next_q + rows_a;
       end

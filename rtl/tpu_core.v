@@ -229,7 +229,9 @@ module tpu_core #(
   generate
     for (u = 0; u < 4; u = u + 1) begin : g_queue
       wire [QBits:0] count;
-      tpu_fifo #(.Width(QWidth), .Depth(QueueDepth)) u_queue (
+      // (DMA-out's head goes into its chaining check's comparison as it is taken: from a
+      // register of its own)
+      tpu_fifo #(.Width(QWidth), .Depth(QueueDepth), .OutReg(u == 3 ? 1 : 0)) u_queue (
           .clk_i, .rst_ni(rst_n), .clear_i(1'b0),
           .in_valid_i(q_push[u]), .in_ready_o(q_ready[u]), .in_data_i({q_pc, q_slot, q_instr}),
           .out_valid_o(qh_valid[u]), .out_ready_i(qh_ready[u]), .out_data_o(qh_data[u]),

@@ -73,7 +73,11 @@ module tpu_dma_out #(
   reg  [15:0]         left_q;    // rows of the group still to read, minus one
   reg  [5:0]          groups_q;  // groups after this one
   reg  [UbBits-1:0]   ub_q;      // the next row to read
-  reg  [31:0]         addr_q;    // and its device address
+  reg  [UbBits-1:0]   ub1_q;     // ub_q + 1 (for the chaining check, a register)
+  // The device addresses follow the reads a cycle later (rd1_q), with counters of their
+  // own, so that a read's grant enables only the UB-side registers.
+  reg  [15:0]         a_left_q;  // as left_q, for the row addr_q belongs to
+  reg  [31:0]         addr_q;    // the device address of the row read a cycle ago, next
   reg  [31:0]         group_q;   // the device address of its group's row 0
   reg                 final_q;   // the next row to read is the instruction's last
 
@@ -102,7 +106,7 @@ module tpu_dma_out #(
   // the write engine's ready stays out of the read), so the engine can take a row every
   // cycle.
   reg                 rd1_q, rd_q;           // a read was granted one / two cycles ago: its data is here now (rd_q)
-  reg  [31:0]         rd1_addr_q, rd_addr_q;
+  reg  [31:0]         rd_addr_q;             // the device address of the row read two cycles ago
   wire                row_valid, row_room;
   wire [2:0]          row_count;
   wire [31+N*8:0]     row;
@@ -153,7 +157,6 @@ module tpu_dma_out #(
   always @(posedge clk_i) begin
     if (!rst_ni) pend_q <= 17'd0;
     else pend_q <= pend_next;
-    rd_addr_q <= rd1_addr_q;
   end
 
   always @(posedge clk_i) begin
@@ -165,24 +168,34 @@ module tpu_dma_out #(
       left_q   <= q_instr_i[TPU_WHM_ROWS_LSB +: 16];
       groups_q <= q_instr_i[TPU_WHM_GROUPS_LSB +: 6];
       ub_q     <= q_instr_i[TPU_WHM_UB_LSB +: UbBits];   // decode checked the range
+      ub1_q    <= q_instr_i[TPU_WHM_UB_LSB +: UbBits] + 1'b1;
+      a_left_q <= q_instr_i[TPU_WHM_ROWS_LSB +: 16];
       addr_q   <= q_instr_i[TPU_WHM_ADDR_LSB +: 32];
       group_q  <= q_instr_i[TPU_WHM_ADDR_LSB +: 32];
       final_q  <= q_instr_i[TPU_WHM_ROWS_LSB +: 16] == 16'd0 && q_instr_i[TPU_WHM_GROUPS_LSB +: 6] == 6'd0;
     end
     if (rsp && rsp_error_i) fault_q <= 1'b1;
     if (read) begin
-      ub_q      <= ub_q + 1'b1;
-      rd1_addr_q <= addr_q;
+      ub_q      <= ub1_q;
+      ub1_q     <= ub1_q + 1'b1;
       if (left_q == 16'd0) begin   // the group's last row: the next group's first
         left_q   <= rows_m1;
         groups_q <= groups_q - 6'd1;
-        addr_q   <= next_group;
-        group_q  <= next_group;
         final_q  <= rows_m1 == 16'd0 && groups_q == 6'd1;
       end else begin
         left_q  <= left_q - 16'd1;
-        addr_q  <= addr_q + {16'd0, stride};
         final_q <= left_q == 16'd1 && groups_q == 6'd0;
+      end
+    end
+    if (rd1_q) begin   // the row read a cycle ago: its address, and the next row's
+      rd_addr_q <= addr_q;
+      if (a_left_q == 16'd0) begin
+        a_left_q <= rows_m1;
+        addr_q   <= next_group;
+        group_q  <= next_group;
+      end else begin
+        a_left_q <= a_left_q - 16'd1;
+        addr_q   <= addr_q + {16'd0, stride};
       end
     end
   end
@@ -200,7 +213,7 @@ module tpu_dma_out #(
   // (idle: the queue head's first row, for the cycle after a take; the head's valid and
   // the fence stay out of the comparison)
   assign ub_chk_o      = state_q == StIdle ? q_instr_i[TPU_WHM_UB_LSB +: UbBits] : ub_q;
-  assign ub_chk_next_o = ub_q + 1'b1;
+  assign ub_chk_next_o = ub1_q;
   assign ubr_addr_o    = ub_q;
   assign cmd_valid_o   = row_valid;
   assign cmd_addr_o    = row[N*8 +: 32];
