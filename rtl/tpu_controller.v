@@ -454,18 +454,10 @@ module tpu_controller #(
     end
   end
 
-  // The pc the units compare against: a copy of err_pc_q of its own, so that the
-  // selection's register sits by the selection and this one by the four units'
-  // comparators (its reset, which nothing needs, keeps synthesis from merging the two).
-  reg [31:0] err_pc_out_q;
-  always @(posedge clk_i) begin
-    if (!rst_ni)      err_pc_out_q <= 32'd0;
-    else if (running) err_pc_out_q <= f_pc;
-  end
   always @(posedge clk_i) begin
     if (running) begin
-      err_code_q   <= f_code;
-      err_pc_q     <= f_pc;
+      err_code_q <= f_code;
+      err_pc_q   <= f_pc;
     end
     if (begin_run) begin
       entry_q      <= {entry_i[31:4], 4'd0};
@@ -572,7 +564,7 @@ module tpu_controller #(
   assign q_slot_o      = sb_slot;
   assign pop_o         = pop;
   assign err_valid_o   = err_q;
-  assign err_pc_o      = err_pc_out_q;
+  assign err_pc_o      = err_pc_q;
   assign clear_o       = begin_run;
   assign scrub_o       = scrub_q;
   assign scrub_addr_o  = scrub_addr_q;

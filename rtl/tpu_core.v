@@ -116,12 +116,8 @@ module tpu_core #(
       .irq_o(irq_o));
 
   // Soft reset returns everything but the registers to the reset state. It abandons
-  // bus transfers in flight, so the host issues it only with the DMA idle (docs). The
-  // core's reset is a register (a cycle after either source): it reaches every unit,
-  // and its flip-flop, not the CSR block's logic, starts that long net.
-  reg  rst_n_q;
-  always @(posedge clk_i) rst_n_q <= rst_ni && !soft_reset;
-  wire rst_n = rst_n_q;
+  // bus transfers in flight, so the host issues it only with the DMA idle (docs).
+  wire rst_n = rst_ni && !soft_reset;
 
   // ---- controller and fetch -----------------------------------------------------------
   wire         fetch_start, fetch_stop, fetch_busy;
