@@ -204,8 +204,6 @@ module tpu_act_seq #(
       slot_q  <= q_slot_i;
       fault_q <= 1'b0;
       prd_q   <= 4'd0;
-      // (the first row from the take on, so the chaining check needs no multiplexer)
-      rd_addr_q <= q_instr_i[TPU_ACT_ACC_LSB +: AccBits];
     end
     if (p_grant) prd_q <= prd_q + 4'd1;
     pwr1_q <= prd_q;
@@ -215,6 +213,7 @@ module tpu_act_seq #(
       row_q     <= 16'd0;
       plane_q   <= 4'd0;
       last_plane_q <= pool_m1 == 4'd0;
+      rd_addr_q <= acc;
       plane_next_q <= acc + rows_a;
       row_next_q   <= acc + 1'b1;
       out_q     <= 16'd0;
@@ -261,7 +260,7 @@ module tpu_act_seq #(
   assign in_last_o   = in_last_q;
   assign acc_rd_o    = streaming;
   assign acc_addr_o  = rd_addr_q;
-  assign acc_chk_o      = rd_addr_q;   // (until streaming starts: the first row, from the take)
+  assign acc_chk_o      = state_q == StCheck ? acc : rd_addr_q;   // (StCheck: the first row's)
   assign acc_chk_next_o = last_plane ? row_next_q : plane_next_q;
   assign ubw_valid_o = out_valid_i;
   assign ubw_addr_o  = ub + out_q[UbBits-1:0];

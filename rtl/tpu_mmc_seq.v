@@ -19,6 +19,7 @@ module tpu_mmc_seq #(
     parameter integer ArraySize  = 16,
     parameter integer UbRows     = 4096,
     parameter integer AccRows    = 2048,
+    parameter integer WfifoDepth = 4,
     parameter integer Slots      = 8,
     parameter integer PcBits     = 32  // program addresses lie below 2^PcBits (device memory)
 ) (
@@ -35,7 +36,7 @@ module tpu_mmc_seq #(
     input  wire [31:0]            err_pc_i,
     output wire                   busy_o,
     // weight FIFO read side and the matrix unit's shadow-weight port
-    input  wire                   tile_i,      // the weight FIFO holds a whole tile
+    input  wire [TileBits-1:0]    tiles_i,
     output wire                   wf_ready_o,
     output wire                   w_we_o,
     output wire [RowBits-1:0]     w_row_o,
@@ -63,6 +64,7 @@ module tpu_mmc_seq #(
 `include "tpu_isa.vh"
   localparam integer N        = ArraySize;
   localparam integer RowBits  = (N > 1) ? $clog2(N) : 1;
+  localparam integer TileBits = $clog2(WfifoDepth + 1);
   localparam integer SlotBits = (Slots > 1) ? $clog2(Slots) : 1;
   localparam integer UbBits   = $clog2(UbRows);
   localparam integer AccBits  = $clog2(AccRows);
@@ -92,7 +94,7 @@ module tpu_mmc_seq #(
   // switch costs nothing even when each multiply is only N rows long.
   localparam integer LoadGapInt = (N >= 1) ? N - 1 : 0;
   localparam [GapBits-1:0] LoadGap = LoadGapInt[GapBits-1:0];
-  wire load_start  = !full_q && !loading_q && tile_i &&
+  wire load_start  = !full_q && !loading_q && tiles_i != {TileBits{1'b0}} &&
                      gap_q >= LoadGap;
   wire shadow_ready = full_q || load_start;
   // Younger than a reported fault, a register: the comparison at take (of the queue's
@@ -233,8 +235,8 @@ module tpu_mmc_seq #(
   assign acc_addr_o       = tag_out[SlotBits+1 +: AccBits];
   assign retire_o         = retire_mask;
   assign ev_row_o         = grant;
-  assign ev_weight_stall_o = need_switch && !shadow_ready && !loading_q && !tile_i;
-  assign ev_weight_shift_o = need_switch && !shadow_ready && (loading_q || tile_i);
+  assign ev_weight_stall_o = need_switch && !shadow_ready && !loading_q && tiles_i == {TileBits{1'b0}};
+  assign ev_weight_shift_o = need_switch && !shadow_ready && (loading_q || tiles_i != {TileBits{1'b0}});
   assign accw_valid_o     = accw_valid_q;
   assign accw_slot_o      = accw_slot_q;
   assign accw_addr_o      = accw_addr_q;

@@ -19,7 +19,6 @@ module tpu_weight_fifo #(
     input  wire                   rd_ready_i,
     output wire [ArraySize*8-1:0] rd_data_o,
     output wire [TileBits-1:0]    tiles_o,
-    output wire                   tile_o,     // tiles_o != 0, as a register
     output wire [PtrBits:0]       free_o       // rows that can still be written
 );
   localparam integer N        = ArraySize;
@@ -52,12 +51,8 @@ module tpu_weight_fifo #(
   wire             shrink  = do_rd && !do_wr;
   localparam [PtrBits:0] RowsP = Rows[PtrBits:0];
 
-  // (the sums from registers; the write and the read only pick)
-  wire [PtrBits:0]    wptr_inc = wptr_q + 1'b1, rptr_inc = rptr_q + 1'b1;
-  wire [PtrBits:0]    wptr_d  = do_wr ? wptr_inc : wptr_q;
-  wire [PtrBits:0]    rptr_d  = do_rd ? rptr_inc : rptr_q;
-  reg                 tile_q;
-  always @(posedge clk_i) tile_q <= rst_ni && wptr_d[PtrBits:RowBits] != rptr_d[PtrBits:RowBits];
+  wire [PtrBits:0]    wptr_d  = wptr_q + {{PtrBits{1'b0}}, do_wr};
+  wire [PtrBits:0]    rptr_d  = rptr_q + {{PtrBits{1'b0}}, do_rd};
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -92,7 +87,6 @@ module tpu_weight_fifo #(
   // Whole tiles written, counted from the tile the read pointer is in: the tile
   // pointers are the row pointers without their row-in-tile bits.
   assign tiles_o    = wptr_q[PtrBits:RowBits] - rptr_q[PtrBits:RowBits];
-  assign tile_o     = tile_q;
 
 `ifdef FORMAL
   // Promises proven by `make formal` (tests/formal/): no overflow or underflow,
@@ -109,7 +103,6 @@ module tpu_weight_fifo #(
       assert (full_q == (count == RowsP));
       assert (nonempty_q == (count != 0));
       assert (tiles_o <= DepthTiles);
-      assert (tile_o == (tiles_o != {TileBits{1'b0}}));
       assert ({{(PtrBits+1-TileBits){1'b0}}, tiles_o} * N <= count + N - 1);
     end
   end
