@@ -229,8 +229,8 @@ module tpu_decode #(
       TPU_OP_SYNC: why_c = causes(|(instr_r & TPU_SYNC_RESERVED), 1'b0, 1'b0, 1'b0);
       TPU_OP_RHM: begin
         why_c = causes(|(instr_r & TPU_RHM_RESERVED) || seglen_m1 >= N || segs_m1 >= N ||
-                                  seg_row > N,
-                              ub_end > Ub, 1'b0, dram_out);
+                           seg_row > N,
+                       ub_end > Ub, 1'b0, dram_out);
         unit_c = 2'd0;
         en_c[UbWr] = 1'b1;
         lo_c[AddrBits*UbWr +: AddrBits] = ub[AddrBits-1:0];
@@ -238,7 +238,7 @@ module tpu_decode #(
       end
       TPU_OP_WHM: begin
         why_c = causes(|(instr_r & TPU_WHM_RESERVED) || len_m1 >= N, x_over, 1'b0,
-                              dram_out);
+                       dram_out);
         unit_c = 2'd3;
         en_c[UbRd] = 1'b1;
         lo_c[AddrBits*UbRd +: AddrBits] = ub[AddrBits-1:0];
@@ -246,12 +246,12 @@ module tpu_decode #(
       end
       TPU_OP_RW: begin
         why_c = causes(|(instr_r & TPU_RW_RESERVED) || k_m1 >= N || n_m1 >= N, 1'b0, 1'b0,
-                              dram_out);
+                       dram_out);
         unit_c = 2'd0;
       end
       TPU_OP_MMC: begin
         why_c = causes(|(instr_r & TPU_MMC_RESERVED), ub_all_end > Ub, acc_all_end > Acc,
-                              1'b0);
+                       1'b0);
         unit_c = 2'd1;
         en_c[UbRd]  = 1'b1;
         en_c[AccWr] = 1'b1;
@@ -262,8 +262,8 @@ module tpu_decode #(
       end
       TPU_OP_ACT: begin
         why_c = causes(|(instr_r & TPU_ACT_RESERVED),
-                              ub_end > Ub || params_end > Ub,
-                              x_over, 1'b0);
+                       ub_end > Ub || params_end > Ub,
+                       x_over, 1'b0);
         unit_c = 2'd2;
         en_c = 4'b0111;  // reads parameters (UB) and accumulators, writes UB
         lo_c[AddrBits*UbRd +: AddrBits]  = params[AddrBits-1:0];
