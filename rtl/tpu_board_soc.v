@@ -16,6 +16,7 @@ module tpu_board_soc #(
     parameter integer Slots         = 4,
     parameter integer QueueDepth    = 2,
     parameter integer SerialAct     = 0,        // 1: one requantization lane (tpu_activation)
+    parameter integer LogicRows     = 0,        // matrix rows whose products are in logic (tpu_pe)
     parameter integer GatherSegs    = 0,        // DMA window gather (tpu_dma_in); configuration gather_segs
     parameter integer SmallCore     = 0,        // 1: tpu_small_core instead of tpu_core (UP5K)
     parameter integer MaxBeats      = 16,
@@ -102,7 +103,7 @@ module tpu_board_soc #(
       tpu_core #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth),
                  .DmaWidth(DmaWidth), .DramBytes(DramBytes), .Slots(Slots), .QueueDepth(QueueDepth),
                  .MaxBeats(MaxBeats), .ReadBursts(2),  // the board memory serves one burst at a time
-                 .SerialAct(SerialAct), .GatherSegs(GatherSegs)) u_core (
+                 .SerialAct(SerialAct), .LogicRows(LogicRows), .GatherSegs(GatherSegs)) u_core (
 `include "tpu_board_core_ports.vh"
           .trace_issue_o(unused_trace_issue), .trace_pc_o(unused_trace_pc),
           .trace_op_o(unused_trace_op), .trace_slot_o(unused_trace_slot),

@@ -23,6 +23,7 @@ module tpu_core #(
     parameter integer MaxBeats   = 16,   // longest AXI burst
     parameter integer ReadBursts = 32,   // AXI read bursts in flight (one-beat rows: covers the memory latency)
     parameter integer SerialAct  = 0,    // 1: one requantization lane serves all N (small FPGAs)
+    parameter integer LogicRows  = 0,    // the matrix unit's last rows multiply in logic (FPGAs short of multipliers)
     parameter integer GatherSegs = 3,    // DMA window gather of rows of up to this many segments (0: off)
     parameter integer WedgeWfifo = 0     // test only: 1 blocks the weight FIFO's input
 ) (
@@ -311,7 +312,7 @@ module tpu_core #(
   wire unused_wf = wf_rvalid;  // the loader starts only on a whole tile
 
   wire mx_valid, mx_switch, mx_out_valid;
-  tpu_matrix_unit #(.ArraySize(N)) u_matrix (
+  tpu_matrix_unit #(.ArraySize(N), .LogicRows(LogicRows)) u_matrix (
       .clk_i, .rst_ni(rst_n),
       .in_valid_i(mx_valid), .in_switch_i(mx_switch), .in_data_i(ub_rd_data),
       .w_we_i(w_we), .w_row_i(w_row), .w_data_i(wf_rdata),

@@ -15,7 +15,8 @@
 `default_nettype none
 
 module tpu_matrix_unit #(
-    parameter integer ArraySize = 4  // N: lanes per row, PEs per side
+    parameter integer ArraySize = 4,  // N: lanes per row, PEs per side
+    parameter integer LogicRows = 0   // the array's last rows whose products are in logic (tpu_pe)
 ) (
     input  wire                          clk_i,
     input  wire                          rst_ni,
@@ -73,7 +74,7 @@ module tpu_matrix_unit #(
 
   wire [N*32-1:0] psum;
   wire            psum_valid;
-  tpu_systolic_array #(.ArraySize(N)) u_array (
+  tpu_systolic_array #(.ArraySize(N), .LogicRows(LogicRows)) u_array (
       .clk_i     (clk_i),
       .rst_ni    (rst_ni),
       .x_i       (x_skewed),

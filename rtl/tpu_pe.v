@@ -8,7 +8,9 @@
 // flight keep the old weight (TPU v1's double buffering).
 `default_nettype none
 
-module tpu_pe (
+module tpu_pe #(
+    parameter integer LogicProduct = 0  // 1: the product in logic, not a multiplier (boards short of them)
+) (
     input  wire        clk_i,
     input  wire        rst_ni,       // synchronous, active low: clears the valid bits only
     // activations from the west, passed east one cycle later
@@ -36,7 +38,32 @@ module tpu_pe (
   // The product is registered (the multiplier's own output register on FPGAs), so the
   // add to the partial sum from above is a cycle of its own: every PE is one cycle
   // later, the array as a whole one cycle longer.
-  wire signed [15:0] product = $signed(x_i) * $signed(w_active_d);
+  wire signed [15:0] product;
+  generate
+    if (LogicProduct != 0) begin : g_logic
+      // x * w as the sum of x for each of w's set bits, shifted, the sign bit's term
+      // subtracted (two's complement), added as a tree of narrow signed sums. Yosys
+      // keeps each sum a carry chain of its own (keep: not merged into one multi-operand
+      // add, which ABC turns into about half again as many LUTs).
+      wire [7:0] part [0:7];
+      genvar j;
+      for (j = 0; j < 8; j = j + 1) begin : g_part
+        assign part[j] = x_i & {8{w_active_d[j]}};
+      end
+      (* keep *) wire [9:0]  sum01, sum23, sum45, sum67;
+      (* keep *) wire [12:0] sum0123;
+      (* keep *) wire [11:0] sum4567;  // only its low 12 bits reach the 16-bit product
+      assign sum01   = {{2{part[0][7]}}, part[0]} + {part[1][7], part[1], 1'b0};
+      assign sum23   = {{2{part[2][7]}}, part[2]} + {part[3][7], part[3], 1'b0};
+      assign sum45   = {{2{part[4][7]}}, part[4]} + {part[5][7], part[5], 1'b0};
+      assign sum67   = {{2{part[6][7]}}, part[6]} - {part[7][7], part[7], 1'b0};
+      assign sum0123 = {{3{sum01[9]}}, sum01} + {sum23[9], sum23, 2'b0};
+      assign sum4567 = {{2{sum45[9]}}, sum45} + {sum67, 2'b0};
+      assign product = {{3{sum0123[12]}}, sum0123} + {sum4567, 4'b0};
+    end else begin : g_mul
+      assign product = $signed(x_i) * $signed(w_active_d);
+    end
+  endgenerate
   reg  signed [15:0] product_q;
   wire [31:0] psum_d = psum_i + {{16{product_q[15]}}, product_q};
 

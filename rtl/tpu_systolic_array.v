@@ -5,7 +5,8 @@
 `default_nettype none
 
 module tpu_systolic_array #(
-    parameter integer ArraySize = 4  // N
+    parameter integer ArraySize = 4,  // N
+    parameter integer LogicRows = 0   // the last LogicRows rows' PEs multiply in logic (tpu_pe LogicProduct)
 ) (
     input  wire                      clk_i,
     input  wire                      rst_ni,
@@ -35,7 +36,7 @@ module tpu_systolic_array #(
       assign xv_h[r*(N+1)]           = x_valid_i[r];
       assign xs_h[r*(N+1)]           = x_switch_i[r];
       for (c = 0; c < N; c = c + 1) begin : g_col
-        tpu_pe u_pe (
+        tpu_pe #(.LogicProduct(r >= N - LogicRows ? 1 : 0)) u_pe (
             .clk_i     (clk_i),
             .rst_ni    (rst_ni),
             .x_i       (x_h[8*(r*(N+1)+c) +: 8]),

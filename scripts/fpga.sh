@@ -42,14 +42,20 @@ gather=$(param gather_segs)   # (0, every board top's default, for the small cor
 [ "${gather:-0}" = 0 ] || chparams+=" -set GatherSegs $gather"
 # The core clock (board: clock_mhz): the ULX3S's PLL makes any multiple of 5 MHz up to
 # 100; the iCEBreaker runs the core from its 12 MHz oscillator.
-core_mhz=$(sed -n "s/^[[:space:]]\{1,\}clock_mhz:[[:space:]]*\([0-9]*\).*/\1/p" "$config")
+board_param() { sed -n "s/^[[:space:]]\{1,\}$1:[[:space:]]*\([0-9]*\).*/\1/p" "$config"; }
+core_mhz=$(board_param clock_mhz)
 case "$board" in
   ulx3s)
     if [ -z "$core_mhz" ] || [ $((core_mhz % 5)) -ne 0 ] || [ "$core_mhz" -lt 5 ] || [ "$core_mhz" -gt 100 ]; then
       echo "fpga: $config: board.clock_mhz must be a multiple of 5 from 5 to 100 for the ULX3S's PLL (got '${core_mhz}')" >&2
       exit 2
     fi
-    chparams+=" -set CoreMhz $core_mhz" ;;
+    chparams+=" -set CoreMhz $core_mhz"
+    # Boards short of multipliers: one requantization lane, the array's last rows'
+    # products in logic (board.serial_act, board.logic_rows; docs/config.md).
+    serial=$(board_param serial_act) logic_rows=$(board_param logic_rows)
+    [ "${serial:-0}" = 0 ] || chparams+=" -set SerialAct $serial"
+    [ "${logic_rows:-0}" = 0 ] || chparams+=" -set LogicRows $logic_rows" ;;
   icebreaker)
     if [ -n "$core_mhz" ] && [ "$core_mhz" != 12 ]; then
       echo "fpga: $config: board.clock_mhz must be 12 on the iCEBreaker (its oscillator; got $core_mhz)" >&2

@@ -32,7 +32,8 @@ static const char* kUsage =
     "              per module\n"
     "  --core small  run on the small core (rtl/tpu_small_core.v), built for\n"
     "              configs/icebreaker.yaml; --core serial-act on the N = 4 core with one\n"
-    "              requantization lane (SerialAct = 1), built for configs/n4.yaml\n"
+    "              requantization lane (SerialAct = 1) and its last two rows' products in\n"
+    "              logic (LogicRows = 2), built for configs/n4.yaml\n"
     "  Exit code 0 only when every run matched the golden model.\n";
 
 namespace {

@@ -16,6 +16,8 @@ module tpu_ulx3s #(
     parameter integer DmaWidth      = 64,
     parameter integer DramBytes     = 65536,
     parameter integer GatherSegs    = 0,
+    parameter integer SerialAct     = 0,        // configuration board.serial_act
+    parameter integer LogicRows     = 0,        // configuration board.logic_rows
     parameter integer CoreMhz       = 15       // a multiple of 5 (tpu_ecp5_pll)
 ) (
     input  wire       clk_25mhz,
@@ -40,6 +42,7 @@ module tpu_ulx3s #(
   wire [DmaWidth-1:0]   ram_wdata, ram_rdata;
   tpu_board_soc #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
                   .WfifoDepth(WfifoDepth), .DmaWidth(DmaWidth), .DramBytes(DramBytes), .GatherSegs(GatherSegs),
+                  .SerialAct(SerialAct), .LogicRows(LogicRows),
                   .ClksPerBit(ClksPerBit), .TimeoutCycles(TimeoutCycles), .MemRegistered(1)) u_soc (
       .clk_i(clk), .rst_ni(rst_n), .uart_rx_i(ftdi_txd), .uart_tx_o(ftdi_rxd), .irq_o(irq),
       .ram_en_o(ram_en), .ram_we_o(ram_we), .ram_addr_o(ram_addr), .ram_wdata_o(ram_wdata),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Block tests of tpu_matrix_unit (skew + systolic array + deskew) against a C++
-// model of the block, for N = 4, 8 and 16, with and without idle input cycles.
+// model of the block, for N = 4, 8 and 16, with and without idle input cycles, and with
+// the PEs' products in logic (LogicRows: all rows at N = 4, half at N = 8).
 #include <catch2/catch.hpp>
 
 #include <deque>
@@ -9,7 +10,9 @@
 
 #include "Vtpu_matrix_unit_n16.h"
 #include "Vtpu_matrix_unit_n4.h"
+#include "Vtpu_matrix_unit_n4l.h"
 #include "Vtpu_matrix_unit_n8.h"
+#include "Vtpu_matrix_unit_n8h.h"
 #include "test_seed.hpp"
 #include "vl_bits.hpp"
 
@@ -21,6 +24,8 @@ template <typename M> struct Size;
 template <> struct Size<Vtpu_matrix_unit_n4> { static constexpr int N = 4; };
 template <> struct Size<Vtpu_matrix_unit_n8> { static constexpr int N = 8; };
 template <> struct Size<Vtpu_matrix_unit_n16> { static constexpr int N = 16; };
+template <> struct Size<Vtpu_matrix_unit_n4l> { static constexpr int N = 4; };
+template <> struct Size<Vtpu_matrix_unit_n8h> { static constexpr int N = 8; };
 
 using Tile = std::vector<int8_t>;  // [k * N + n]
 using Row = std::vector<int8_t>;
@@ -129,7 +134,8 @@ std::vector<Row> random_rows(std::mt19937& rng, int n, int count) {
 }  // namespace
 
 TEMPLATE_TEST_CASE("matrix unit: every row times its tile, across weight switches", "[rtl][matrix]",
-                   Vtpu_matrix_unit_n4, Vtpu_matrix_unit_n8, Vtpu_matrix_unit_n16) {
+                   Vtpu_matrix_unit_n4, Vtpu_matrix_unit_n8, Vtpu_matrix_unit_n16, Vtpu_matrix_unit_n4l,
+                   Vtpu_matrix_unit_n8h) {
   constexpr int N = Size<TestType>::N;
   const double idle = GENERATE(0.0, 0.3);
   std::mt19937 rng(tessera::test::test_seed());
@@ -149,7 +155,8 @@ TEMPLATE_TEST_CASE("matrix unit: every row times its tile, across weight switche
 }
 
 TEMPLATE_TEST_CASE("matrix unit: L rows take L + 2N + 1 cycles; a ready weight switch adds no bubble",
-                   "[rtl][matrix]", Vtpu_matrix_unit_n4, Vtpu_matrix_unit_n8, Vtpu_matrix_unit_n16) {
+                   "[rtl][matrix]", Vtpu_matrix_unit_n4, Vtpu_matrix_unit_n8, Vtpu_matrix_unit_n16,
+                   Vtpu_matrix_unit_n4l, Vtpu_matrix_unit_n8h) {
   constexpr int N = Size<TestType>::N;
   std::mt19937 rng(tessera::test::test_seed());
   const std::vector<Tile> tiles = {random_tile(rng, N), random_tile(rng, N), random_tile(rng, N)};
@@ -170,4 +177,29 @@ TEMPLATE_TEST_CASE("matrix unit: L rows take L + 2N + 1 cycles; a ready weight s
   CHECK(three.last_in - three.first_in + 1 == 3 * L);  // inputs never paused
   CHECK(three.gaps == 0);
   CHECK(three.last_out - three.first_in + 1 == 3 * L + 2 * N + 1);
+}
+
+TEST_CASE("matrix unit: products in logic are right for every int8 pair", "[rtl][matrix]") {
+  // N = 4, every PE in logic. Tile t holds the weights 16t .. 16t + 15 (PE (k, c): 16t + 4k + c),
+  // and each row drives one lane k with x, the others 0, so output c is exactly x * w(k, c):
+  // over 16 tiles and x = -128 .. 127 the 16 PEs (the same logic) meet every int8 pair once.
+  constexpr int N = 4;
+  std::vector<Tile> tiles;
+  std::vector<Job> jobs;
+  for (int t = 0; t < 16; ++t) {
+    Tile w(N * N);
+    for (int i = 0; i < N * N; ++i) w[i] = int8_t(uint8_t(16 * t + i));
+    tiles.push_back(w);
+    Job job{t, {}};
+    for (int k = 0; k < N; ++k)
+      for (int x = -128; x < 128; ++x) {
+        Row r(N, 0);
+        r[k] = int8_t(x);
+        job.rows.push_back(r);
+      }
+    jobs.push_back(job);
+  }
+  std::mt19937 rng(tessera::test::test_seed());
+  const Outcome o = run_jobs<Vtpu_matrix_unit_n4l>(tiles, jobs, 0.0, rng);
+  CHECK(o.outputs == 16 * N * 256);
 }

@@ -86,6 +86,17 @@ TEST_CASE("a board configuration carries its core clock", "[config]") {
   CHECK(config_error("board:\n  clock: 50\n") == "cfg.yaml:2:3: error: unknown key 'clock' in 'board'");
 }
 
+TEST_CASE("a board configuration may trade multipliers for logic, within the array", "[config]") {
+  const tessera::Config c =
+      tessera::parse_config("array_size: 16\nboard:\n  serial_act: 1\n  logic_rows: 8\n", "b.yaml");
+  CHECK(c.board.serial_act == 1);
+  CHECK(c.board.logic_rows == 8);
+  CHECK(config_error("board:\n  serial_act: 2\n") ==
+        "cfg.yaml:2:15: error: 'serial_act' = 2 is out of range [0, 1]");
+  CHECK(config_error("array_size: 4\nboard:\n  logic_rows: 5\n") ==
+        "cfg.yaml: error: 'board.logic_rows' = 5 is more than the array's 4 rows");
+}
+
 TEST_CASE("the fingerprint covers architecture, not testbench timing", "[config]") {
   const Config a = parse_config(kValid, "a");
   Config b = a;

@@ -47,6 +47,8 @@ const std::map<std::string, Limits>& testbench_limits() {
 const std::map<std::string, Limits>& board_limits() {
   static const std::map<std::string, Limits> limits = {
       {"clock_mhz", {1, 500, false}},
+      {"serial_act", {0, 1, false}},
+      {"logic_rows", {0, 256, false}},
   };
   return limits;
 }
@@ -163,7 +165,9 @@ Config parse_config(const std::string& yaml_text, const std::string& source_name
       {"gather_segs", &cfg.gather_segs}};
   std::map<std::string, uint32_t*> tb = {{"mem_latency", &cfg.testbench.mem_latency},
                                          {"mem_bandwidth", &cfg.testbench.mem_bandwidth}};
-  std::map<std::string, uint32_t*> board = {{"clock_mhz", &cfg.board.clock_mhz}};
+  std::map<std::string, uint32_t*> board = {{"clock_mhz", &cfg.board.clock_mhz},
+                                            {"serial_act", &cfg.board.serial_act},
+                                            {"logic_rows", &cfg.board.logic_rows}};
   reader.read_map(root, "the configuration", top_limits(),
                   {{"testbench",
                     [&](const YAML::Node& n) {
@@ -209,6 +213,11 @@ void validate_config(const Config& cfg) {
   check("testbench.mem_bandwidth", cfg.testbench.mem_bandwidth,
         testbench_limits().at("mem_bandwidth"));
   if (cfg.board.clock_mhz != 0) check("board.clock_mhz", cfg.board.clock_mhz, board_limits().at("clock_mhz"));
+  check("board.serial_act", cfg.board.serial_act, board_limits().at("serial_act"));
+  if (cfg.board.logic_rows > cfg.array_size) {
+    errs.push_back(cfg.source + ": error: 'board.logic_rows' = " + std::to_string(cfg.board.logic_rows) +
+                   " is more than the array's " + std::to_string(cfg.array_size) + " rows");
+  }
   // One DMA beat fills at most one unified-buffer row, which keeps the DMA's row packer simple.
   if (cfg.dma_width > cfg.array_size * 8) {
     errs.push_back(cfg.source + ": error: 'dma_width' = " + std::to_string(cfg.dma_width) +

@@ -15,6 +15,9 @@ struct TestbenchConfig {
 
 struct BoardConfig {
   uint32_t clock_mhz = 0;  // the core clock of an FPGA board top (0: not a board build)
+  // Timing-only choices for boards short of multipliers (no effect on programs):
+  uint32_t serial_act = 0;  // 1: one requantization lane serves all N
+  uint32_t logic_rows = 0;  // the matrix unit's last rows compute their products in logic
 };
 
 struct Config {
