@@ -29,22 +29,31 @@ for file in rtl/tpu_*.v; do
         hierarchy -check -top $top; proc; flatten; opt_clean; check -assert;
         select -assert-none t:\$dlatch t:\$sr t:\$dlatchsr"
     done
-    # the DMA's window gather, off by default, as the shipped configurations set it
-    if grep -q "parameter integer GatherSegs" "$file"; then
+    # Optional parameters, off by default, as the configurations that use them set them:
+    # the DMA's window gather (gather_segs), the products in logic (board.logic_rows).
+    for opt in GatherSegs=3 LogicRows=2; do
+      grep -q "parameter integer ${opt%=*}" "$file" || continue
       for n in "${sizes[@]}"; do
-        run "verilator $top N=$n GatherSegs=3" verilator --lint-only -Wall -y rtl -GArraySize="$n" -GGatherSegs=3 \
+        run "verilator $top N=$n $opt" verilator --lint-only -Wall -y rtl -GArraySize="$n" -G"$opt" \
           --top-module "$top" "$file"
-        run "iverilog $top N=$n GatherSegs=3" iverilog -g2005 -Wall -I rtl -o /dev/null -s "$top" \
-          -P"$top".ArraySize="$n" -P"$top".GatherSegs=3 rtl/tpu_*.v
+        run "iverilog $top N=$n $opt" iverilog -g2005 -Wall -I rtl -o /dev/null -s "$top" \
+          -P"$top".ArraySize="$n" -P"$top"."$opt" rtl/tpu_*.v
       done
-      run "yosys $top N=8 GatherSegs=3" yosys -q -p "read_verilog -Irtl rtl/tpu_*.v;
-        chparam -set ArraySize 8 -set GatherSegs 3 $top; hierarchy -check -top $top; proc; flatten; opt_clean;
+      run "yosys $top N=8 $opt" yosys -q -p "read_verilog -Irtl rtl/tpu_*.v;
+        chparam -set ArraySize 8 -set ${opt%=*} ${opt#*=} $top; hierarchy -check -top $top; proc; flatten; opt_clean;
         check -assert; select -assert-none t:\$dlatch t:\$sr t:\$dlatchsr"
-    fi
+    done
   else
     run "verilator $top" verilator --lint-only -Wall -y rtl --top-module "$top" "$file"
     run "iverilog $top" iverilog -g2005 -Wall -I rtl -o /dev/null -s "$top" rtl/tpu_*.v
     run "yosys $top" yosys -q -p "read_verilog -Irtl rtl/tpu_*.v; hierarchy -check -top $top; proc; check -assert"
+    # the PE's product in logic (LogicProduct, for boards short of multipliers)
+    if grep -q "parameter integer LogicProduct" "$file"; then
+      run "verilator $top LogicProduct=1" verilator --lint-only -Wall -y rtl -GLogicProduct=1 --top-module "$top" "$file"
+      run "iverilog $top LogicProduct=1" iverilog -g2005 -Wall -I rtl -o /dev/null -s "$top" -P"$top".LogicProduct=1 rtl/tpu_*.v
+      run "yosys $top LogicProduct=1" yosys -q -p "read_verilog -Irtl rtl/tpu_*.v; chparam -set LogicProduct 1 $top;
+        hierarchy -check -top $top; proc; check -assert"
+    fi
   fi
 done
 # Board tops (rtl/<family>/): the same three readers, with the vendor primitives from

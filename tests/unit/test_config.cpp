@@ -93,7 +93,7 @@ TEST_CASE("a board configuration may trade multipliers for logic, within the arr
   CHECK(c.board.logic_rows == 8);
   CHECK(config_error("board:\n  serial_act: 2\n") ==
         "cfg.yaml:2:15: error: 'serial_act' = 2 is out of range [0, 1]");
-  CHECK(config_error("array_size: 4\nboard:\n  logic_rows: 5\n") ==
+  CHECK(config_error("array_size: 4\ndma_width: 32\nboard:\n  logic_rows: 5\n") ==
         "cfg.yaml: error: 'board.logic_rows' = 5 is more than the array's 4 rows");
 }
 
