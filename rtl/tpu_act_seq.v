@@ -100,7 +100,10 @@ module tpu_act_seq #(
   reg  [AccBits-1:0]  plane_next_q;   // rd_addr_q + rows
   reg  [AccBits-1:0]  row_next_q;     // acc + row + 1
   reg  [15:0]         out_q;       // output rows written
-  reg  [15:0]         soon_q;      // output rows announced (out_soon_i)
+  // the UB rows the next result row is written to and announced for (ub + rows written,
+  // ub + rows announced), counted rather than added so that the UB's write port and the
+  // chaining tracker see registers
+  reg  [UbBits-1:0]   wr_row_q, soon_row_q;
   reg                 in_valid_q, in_first_q, in_last_q;
 
   wire [UbBits-1:0]  ub      = in_q[TPU_ACT_UB_LSB +: UbBits];     // decode checked the ranges
@@ -217,7 +220,8 @@ module tpu_act_seq #(
       plane_next_q <= acc + rows_a;
       row_next_q   <= acc + 1'b1;
       out_q     <= 16'd0;
-      soon_q    <= 16'd0;
+      wr_row_q  <= ub;
+      soon_row_q <= ub;
     end
     if (streaming) begin
       if (last_plane) begin
@@ -236,8 +240,11 @@ module tpu_act_seq #(
     end
     in_first_q <= plane_q == 4'd0;
     in_last_q  <= last_plane;
-    if (out_valid_i) out_q <= out_q + 16'd1;
-    if (out_soon_i)  soon_q <= soon_q + 16'd1;
+    if (out_valid_i) begin
+      out_q    <= out_q + 16'd1;
+      wr_row_q <= wr_row_q + 1'b1;
+    end
+    if (out_soon_i) soon_row_q <= soon_row_q + 1'b1;
   end
 
   wire [Slots-1:0] retire_mask;
@@ -263,17 +270,17 @@ module tpu_act_seq #(
   assign acc_chk_o      = state_q == StCheck ? acc : rd_addr_q;   // (StCheck: the first row's)
   assign acc_chk_next_o = last_plane ? row_next_q : plane_next_q;
   assign ubw_valid_o = out_valid_i;
-  assign ubw_addr_o  = ub + out_q[UbBits-1:0];
+  assign ubw_addr_o  = wr_row_q;
   // Chaining: each result row is reported a cycle before it is written. A reader sees
   // the report through a register (tpu_chain_track) and reads the row a cycle after the
   // write at the earliest.
   assign chain_valid_o = out_soon_i;
-  assign chain_addr_o  = ub + soon_q[UbBits-1:0];
+  assign chain_addr_o  = soon_row_q;
   assign slot_o      = slot_q;
   assign retire_o    = retire_mask;
   assign fault_pc_o  = pc_q;
 
-  wire unused = ^{in_q[127:92], in_q[15:5], in_q[3:0], rows_m1, out_q, soon_q};
+  wire unused = ^{in_q[127:92], in_q[15:5], in_q[3:0], rows_m1, out_q};
 endmodule
 
 `default_nettype wire

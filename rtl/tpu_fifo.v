@@ -31,7 +31,9 @@ module tpu_fifo #(
   // Full and non-empty are registers of their own, so that in_ready_o, out_valid_o and
   // the entries' write enables are flip-flops, not a subtraction and a comparison.
   reg               full_q, nonempty_q;
-  wire              push  = in_valid_i && in_ready_o;
+  // (the updates below run only while clear_i is low, so push leaves it out: a flush
+  // reaches the pointers through their reset term, not through push's logic too)
+  wire              push  = in_valid_i && !full_q;
   wire              pop   = out_valid_o && out_ready_i;
   wire [PtrBits-1:0] wr_next = wr_q + 1'b1, rd_next = rd_q + 1'b1;
   wire [PtrBits:0]   count_up = count_q + 1'b1, count_down = count_q - 1'b1;

@@ -79,9 +79,6 @@ fi
 echo "fpga: $board: place and route (nextpnr-$family at $clock_mhz MHz)"
 # Place, route and pack inside OUTDIR: the YoWASP tools see only their working directory.
 cp "$constraints" "$out/"
-# PLACE_MHZ=f (ULX3S): place and route for f MHz rather than the core clock, to measure
-# whether aiming above the clock buys margin (the check below stays at the core clock).
-[ -z "${PLACE_MHZ:-}" ] || echo "FREQUENCY NET \"clk\" $PLACE_MHZ MHZ;" >> "$out/$(basename "$constraints")"
 detail=()
 [ -z "${SLOW_MHZ:-}" ] || detail=(--detailed-timing-report)
 if ! (cd "$out" && "${pnr[@]}" --json "$top.json" --freq "$clock_mhz" --report pnr_report.json --seed "${SEED:-1}" \
@@ -111,7 +108,6 @@ import json, sys
 clocks = json.load(open(sys.argv[1]))["fmax"].values()
 worst = min(clocks, key=lambda c: c["achieved"] / c["constraint"])
 print("%.1f %.1f" % (worst["achieved"], worst["constraint"]))' "$out/pnr_report.json")
-[ -z "${PLACE_MHZ:-}" ] || target=$core_mhz.0
 # MACs per cycle: N^2 on the full core's array, one every two cycles on the small core.
 if [ "$core" = small ]; then macs=0.5 macs_text="one MAC per two cycles"; else macs=$((n * n)) macs_text="N^2 MACs per cycle"; fi
 gops=$(awk -v m="$macs" -v f="$fmax" 'BEGIN {printf "%.3g", 2 * m * f / 1000}')
