@@ -45,19 +45,24 @@ module tpu_accumulators #(
   reg [AddrBits-1:0] s1_addr_q;
   reg [N*32-1:0]     s1_data_q;
   // Stage 2: the old value registered; the sum is formed and written.
-  reg                s2_valid_q, s2_accumulate_q;
+  reg                s2_valid_q;
   reg [AddrBits-1:0] s2_addr_q;
   reg [N*32-1:0]     s2_data_q;
-  reg                s2_hit3_q, s2_hit4_q, s2_hit5_q;  // its row is that of the result 1, 2, 3 rows before
-  // Stage 3: the result, written to memory. It and the two rows before it (in memory,
-  // or being written) are forwarded to stage 2.
+  // The value stage 2 adds to: the newest result for its row wins over memory (which
+  // does not have the last two yet), and a row that overwrites adds zero. Only the
+  // result one row before (stage 3's: the accumulate loop) and memory's row are chosen
+  // in stage 2 itself; the rows two and three before, and zero, a stage earlier
+  // (s2_fwd_q), so that the loop is one LUT, the add and the saturation.
+  reg                s2_use3_q;    // accumulates onto the row of the result one row before
+  reg                s2_usemem_q;  // accumulates onto memory's row (no result for it in flight)
+  reg [N*32-1:0]     s2_fwd_q;     // else: the result two or three rows before, or zero
+  // Stage 3: the result, written to memory. It and the row before it (in memory, or
+  // being written) are forwarded.
   reg                s3_valid_q, s4_valid_q;
   reg [AddrBits-1:0] s3_addr_q, s4_addr_q;
-  reg [N*32-1:0]     s3_data_q, s4_data_q, s5_data_q;
+  reg [N*32-1:0]     s3_data_q, s4_data_q;
 
-  // The value stage 2 adds to: the newest result for its row wins over memory (which
-  // does not have the last two yet). The row comparisons were made a stage earlier.
-  wire [N*32-1:0] s2_old = s2_hit3_q ? s3_data_q : s2_hit4_q ? s4_data_q : s2_hit5_q ? s5_data_q : old2_q;
+  wire [N*32-1:0] s2_old = s2_use3_q ? s3_data_q : s2_usemem_q ? old2_q : s2_fwd_q;
   wire [N*32-1:0] s2_sum;
   genvar i;
   generate
@@ -68,7 +73,7 @@ module tpu_accumulators #(
           .sum_o(s2_sum[32*i +: 32]));
     end
   endgenerate
-  wire [N*32-1:0] s2_result = s2_accumulate_q ? s2_sum : s2_data_q;
+  wire [N*32-1:0] s2_result = s2_sum;   // (an overwrite adds zero: no overflow)
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -97,25 +102,27 @@ module tpu_accumulators #(
   wire [N*32-1:0] rd_seen  = rd_clash_q ? {N{Poison}} : rd_data_q;
 `endif
 
+  // Stage 1's row against the results 1, 2 and 3 rows before it: stage 2's, stage 3's
+  // and the one stage 3 wrote last (next cycle stage 3's, stage 4's and the one in memory).
+  wire s1_hit3 = s2_valid_q && s2_addr_q == s1_addr_q;
+  wire s1_hit4 = s3_valid_q && s3_addr_q == s1_addr_q;
+  wire s1_hit5 = s4_valid_q && s4_addr_q == s1_addr_q;
+
   always @(posedge clk_i) begin
     old_q           <= mem_q[in_addr_i];
     old2_q          <= old_seen;
     s1_accumulate_q <= in_accumulate_i;
     s1_addr_q       <= in_addr_i;
     s1_data_q       <= in_data_i;
-    s2_accumulate_q <= s1_accumulate_q;
     s2_addr_q       <= s1_addr_q;
     s2_data_q       <= s1_data_q;
-    // (stage 1's row against the results stage 2 will see 1, 2 and 3 rows back: stage
-    // 2's own, stage 3's and the one stage 3 wrote last)
-    s2_hit3_q       <= s2_valid_q && s2_addr_q == s1_addr_q;
-    s2_hit4_q       <= s3_valid_q && s3_addr_q == s1_addr_q;
-    s2_hit5_q       <= s4_valid_q && s4_addr_q == s1_addr_q;
+    s2_use3_q       <= s1_accumulate_q && s1_hit3;
+    s2_usemem_q     <= s1_accumulate_q && !s1_hit3 && !s1_hit4 && !s1_hit5;
+    s2_fwd_q        <= !s1_accumulate_q ? {N*32{1'b0}} : s1_hit4 ? s3_data_q : s1_hit5 ? s4_data_q : {N*32{1'b0}};
     s3_addr_q       <= s2_addr_q;
     s3_data_q       <= s2_result;
     s4_addr_q       <= s3_addr_q;
     s4_data_q       <= s3_data_q;
-    s5_data_q       <= s4_data_q;
     if (s3_valid_q) mem_q[s3_addr_q] <= s3_data_q;
     if (rd_en_i) rd_data_q <= mem_q[rd_addr_i];
   end
