@@ -54,12 +54,26 @@ module tpu_activation #(
     param_row_q  <= param_row_i;
     param_data_q <= param_data_i;
   end
+  // Serial: the lane being requantized takes its parameters from lane 0's place, and
+  // the rows rotate by a lane at each step (N steps a row: back in place after each row;
+  // the parameters are written only while no row is in the lane).
+  wire rotate;
+  wire [4*N*8-1:0] bias_rot, mult_rot;
+  wire [N*8-1:0]   shift_rot;
   always @(posedge clk_i) begin
     if (param_we_q) prm_q[param_row_q] <= param_data_q;
+    else if (rotate) begin
+      {prm_q[3], prm_q[2], prm_q[1], prm_q[0]} <= bias_rot;
+      {prm_q[7], prm_q[6], prm_q[5], prm_q[4]} <= mult_rot;
+      prm_q[8] <= shift_rot;
+    end
   end
   wire [4*N*8-1:0] bias_flat = {prm_q[3], prm_q[2], prm_q[1], prm_q[0]};
   wire [4*N*8-1:0] mult_flat = {prm_q[7], prm_q[6], prm_q[5], prm_q[4]};
   wire [N*8-1:0]   shifts    = prm_q[8];
+  assign bias_rot  = {bias_flat[31:0], bias_flat[4*N*8-1:32]};
+  assign mult_rot  = {mult_flat[31:0], mult_flat[4*N*8-1:32]};
+  assign shift_rot = {shifts[7:0], shifts[N*8-1:8]};
   // (the check sees the shift row as it will be once a write in flight lands)
   wire             shifts_new = param_we_q && param_row_q == 4'd8;
 
@@ -113,11 +127,15 @@ module tpu_activation #(
       end
       assign out_valid_d   = lane_valid[0] && tag[0];
       assign accept_next_o = 1'b1;
+      assign rotate        = 1'b0;
       wire unused_lanes = ^lane_valid[N-1:0];  // all lanes run in lockstep; lane 0 speaks for them
 
     end else begin : g_serial
+      // The lanes go through one tpu_requant in order, each from lane 0's place: the row,
+      // the parameters (above) and the pooled maximum rotate by a lane at each step, so
+      // that no lane is picked by a multiplexer.
       localparam integer LaneBits = (N > 1) ? $clog2(N) : 1;
-      reg  [N*32-1:0]     row_q;    // the row being requantized, lane by lane
+      reg  [N*32-1:0]     row_q;    // the row being requantized, its next lane at the bottom
       reg                 first_q, last_q, busy_q;
       reg  [LaneBits-1:0] lane_q;
       wire [LaneBits-1:0] lane_end = N[LaneBits-1:0] - 1'b1;
@@ -137,6 +155,7 @@ module tpu_activation #(
           last_q  <= in_last_i;
           lane_q  <= {LaneBits{1'b0}};
         end else if (busy_q) begin
+          row_q   <= {32'd0, row_q[N*32-1:32]};
           lane_q  <= lane_q + 1'b1;
         end
       end
@@ -151,17 +170,19 @@ module tpu_activation #(
           .clk_i      (clk_i),
           .rst_ni     (rst_ni),
           .in_valid_i (busy_q),
-          .acc_i      (row_q[32*lane_q +: 32]),
-          .bias_i     (bias_flat[32*lane_q +: 32]),
-          .mult_i     (mult_flat[32*lane_q +: 32]),
-          .shift_i    (shifts[8*lane_q +: 6]),
+          .acc_i      (row_q[31:0]),
+          .bias_i     (bias_flat[31:0]),
+          .mult_i     (mult_flat[31:0]),
+          .shift_i    (shifts[5:0]),
           .zp_i       (zp_i),
           .relu_i     (relu_i),
           .out_valid_o(lane_valid),
           .out_o      (lane_out));
       wire [LaneBits-1:0] out_lane = tag[LaneBits+1:2];
+      // (the lanes leave in order: lane i is at the bottom when it comes, and after the
+      // row's last lane every lane is back in its place)
       always @(posedge clk_i) begin
-        if (lane_valid) max_q[8*out_lane +: 8] <= pooled(tag[1], lane_out, max_q[8*out_lane +: 8]);
+        if (lane_valid) max_q <= {pooled(tag[1], lane_out, max_q[7:0]), max_q[N*8-1:8]};
       end
       always @(posedge clk_i) begin
         if (!rst_ni) out_valid_q <= 1'b0;
@@ -169,6 +190,7 @@ module tpu_activation #(
       end
       assign out_valid_d   = lane_valid && tag[0] && out_lane == lane_end;
       assign accept_next_o = !busy_q && !in_valid_i;
+      assign rotate        = busy_q;
     end
   endgenerate
 

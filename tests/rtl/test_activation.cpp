@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Block test of tpu_activation: parameter block, per-lane requantization, ReLU and
 // max pooling over planes, against the golden model's numerics, for N = 4 and 16, and
-// N = 4 with one requantization lane serving all four (Serial = 1).
+// N = 4 and 16 with one requantization lane serving all lanes (Serial = 1).
 #include <catch2/catch.hpp>
 
 #include <deque>
 #include <random>
 
 #include "Vtpu_activation_n16.h"
+#include "Vtpu_activation_n16s.h"
 #include "Vtpu_activation_n4.h"
 #include "Vtpu_activation_n4s.h"
 #include "model/numerics.hpp"
@@ -23,6 +24,7 @@ template <typename M> struct Lanes;
 template <> struct Lanes<Vtpu_activation_n4> { static constexpr int N = 4; };
 template <> struct Lanes<Vtpu_activation_n16> { static constexpr int N = 16; };
 template <> struct Lanes<Vtpu_activation_n4s> { static constexpr int N = 4; };
+template <> struct Lanes<Vtpu_activation_n16s> { static constexpr int N = 16; };
 
 // Writes the 9-row parameter block and returns the lanes' parameters.
 template <typename M>
@@ -55,7 +57,8 @@ std::vector<LaneParams> load_params(M& dut, std::mt19937& rng, bool bad_shift = 
 }  // namespace
 
 TEMPLATE_TEST_CASE("activation unit: requantize, ReLU and max-pool planes like the golden model",
-                   "[rtl][act]", Vtpu_activation_n4, Vtpu_activation_n16, Vtpu_activation_n4s) {
+                   "[rtl][act]", Vtpu_activation_n4, Vtpu_activation_n16, Vtpu_activation_n4s,
+                   Vtpu_activation_n16s) {
   constexpr int N = Lanes<TestType>::N;
   const int planes = GENERATE(1, 2, 4);
   const double idle = GENERATE(0.0, 0.3);
