@@ -92,7 +92,7 @@ if ! (cd "$out" && "${pnr[@]}" --json "$top.json" --freq "$clock_mhz" --report p
       grep -E "Total LUT4s:" "$out/pnr.log" | head -1 | sed 's/^Info:[[:space:]]*/placement failed at /'
   } | tee "$out/overuse.txt" | sed 's/^/    /' >&2
   [ -s "$out/overuse.txt" ] &&
-    echo "fpga: the design is larger than the device; see docs/fpga.md (what builds: BOARD=icebreaker, BOARD=ulx3s at N = 4 and 8)" >&2
+    echo "fpga: the design is larger than the device; see docs/fpga.md (what builds: BOARD=icebreaker, BOARD=ulx3s at N = 4, 8 and 16)" >&2
   exit 1
 fi
 (cd "$out" && "${pack[@]}")
