@@ -44,7 +44,7 @@ module tpu_pe #(
       // x * w as the sum of x for each of w's set bits, shifted, the sign bit's term
       // subtracted (two's complement), added as a tree of narrow signed sums. Yosys
       // keeps each sum a carry chain of its own (keep: not merged into one multi-operand
-      // add, which ABC turns into about half again as many LUTs).
+      // add, which ABC maps to more than twice the LUTs).
       wire [7:0] part [0:7];
       genvar j;
       for (j = 0; j < 8; j = j + 1) begin : g_part
