@@ -55,13 +55,34 @@ case "$board" in
     # Boards short of multipliers: one requantization lane, the array's last rows'
     # products in logic (board.serial_act, board.logic_rows; docs/config.md).
     serial=$(board_param serial_act) logic_rows=$(board_param logic_rows)
+    for key in serial_act logic_rows; do   # (a value that is not a number reads as missing above)
+      if grep -Eq "^[[:space:]]+$key:" "$config" && ! grep -Eq "^[[:space:]]+$key:[[:space:]]*[0-9]+[[:space:]]*(#.*)?$" "$config"; then
+        echo "fpga: $config: board.$key must be a number" >&2
+        exit 2
+      fi
+    done
+    if [ -n "$serial" ] && [ "$serial" != 0 ] && [ "$serial" != 1 ]; then
+      echo "fpga: $config: board.serial_act must be 0 or 1 (got $serial)" >&2
+      exit 2
+    fi
+    if [ -n "$logic_rows" ] && [ "$logic_rows" -gt "$n" ]; then
+      echo "fpga: $config: board.logic_rows is $logic_rows, more than the array's $n rows" >&2
+      exit 2
+    fi
     [ "${serial:-0}" = 0 ] || chparams+=" -set SerialAct $serial"
     [ "${logic_rows:-0}" = 0 ] || chparams+=" -set LogicRows $logic_rows" ;;
   icebreaker)
     if [ -n "$core_mhz" ] && [ "$core_mhz" != 12 ]; then
       echo "fpga: $config: board.clock_mhz must be 12 on the iCEBreaker (its oscillator; got $core_mhz)" >&2
       exit 2
-    fi ;;
+    fi
+    # (the small core has one multiplier and no array: nothing to trade)
+    for key in serial_act logic_rows; do
+      if [ -n "$(board_param $key)" ] && [ "$(board_param $key)" != 0 ]; then
+        echo "fpga: $config: board.$key is for the ULX3S's full core; the iCEBreaker's small core has no such choice" >&2
+        exit 2
+      fi
+    done ;;
 esac
 
 mkdir -p "$out"
