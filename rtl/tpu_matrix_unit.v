@@ -34,19 +34,12 @@ module tpu_matrix_unit #(
 
   // The input register: rows and weight writes, so the weight contract above holds
   // unchanged inside.
-  reg               in_valid_q, in_switch_q, w_we_q;
+  reg               w_we_q;
   reg [N*8-1:0]     in_data_q, w_data_q;
   reg [RowBits-1:0] w_row_q;
   always @(posedge clk_i) begin
-    if (!rst_ni) begin
-      in_valid_q  <= 1'b0;
-      in_switch_q <= 1'b0;
-      w_we_q      <= 1'b0;
-    end else begin
-      in_valid_q  <= in_valid_i;
-      in_switch_q <= in_switch_i;
-      w_we_q      <= w_we_i;
-    end
+    if (!rst_ni) w_we_q <= 1'b0;
+    else         w_we_q <= w_we_i;
   end
   always @(posedge clk_i) begin
     in_data_q <= in_data_i;
@@ -54,20 +47,25 @@ module tpu_matrix_unit #(
     w_row_q   <= w_row_i;
   end
 
-  // Skew: lane k (and its row's valid/switch) enters array row k after k cycles.
+  // Skew: lane k (and its row's valid/switch) enters array row k after k cycles. The
+  // flags are skewed from before the input register (ctrl_early), so that each row's
+  // first PE sees a switch a cycle ahead (tpu_pe chooses its weight then).
   wire [N*8-1:0] x_skewed;
-  wire [N*2-1:0] ctrl_skewed;
+  wire [N*2-1:0] ctrl_early;
+  reg  [N*2-1:0] ctrl_skewed;
   tpu_skew #(.Lanes(N), .Width(8), .Reverse(0), .Reset(0)) u_skew_data (
       .clk_i(clk_i), .rst_ni(rst_ni), .d_i(in_data_q), .q_o(x_skewed));
   tpu_skew #(.Lanes(N), .Width(2), .Reverse(0), .Reset(1)) u_skew_ctrl (
-      .clk_i(clk_i), .rst_ni(rst_ni), .d_i({N{in_switch_q, in_valid_q}}), .q_o(ctrl_skewed));
+      .clk_i(clk_i), .rst_ni(rst_ni), .d_i({N{in_switch_i, in_valid_i}}), .q_o(ctrl_early));
+  always @(posedge clk_i) ctrl_skewed <= rst_ni ? ctrl_early : {N*2{1'b0}};
 
-  wire [N-1:0] x_valid, x_switch, w_row_we;
+  wire [N-1:0] x_valid, x_switch, x_switch_next, w_row_we;
   genvar k;
   generate
     for (k = 0; k < N; k = k + 1) begin : g_lane
       assign x_valid[k]  = ctrl_skewed[2*k];
       assign x_switch[k] = ctrl_skewed[2*k+1];
+      assign x_switch_next[k] = ctrl_early[2*k] & ctrl_early[2*k+1];
       assign w_row_we[k] = w_we_q && (w_row_q == k[RowBits-1:0]);
     end
   endgenerate
@@ -80,6 +78,7 @@ module tpu_matrix_unit #(
       .x_i       (x_skewed),
       .x_valid_i (x_valid),
       .x_switch_i(x_switch),
+      .x_switch_next_i(x_switch_next),
       .w_row_we_i(w_row_we),
       .w_row_i   (w_data_q),
       .psum_o    (psum),

@@ -23,6 +23,10 @@ module tpu_pe #(
     // partial sums from the north, passed south one cycle later
     input  wire [31:0] psum_i,
     output wire [31:0] psum_o,
+    // the row reaching x_i next cycle starts a new tile (the west neighbour's
+    // x_valid_i & x_switch_i): the weight is chosen a cycle ahead, so the multiply
+    // starts at a register
+    input  wire        switch_next_i,
     // shadow weight write port
     input  wire        w_we_i,
     input  wire [7:0]  w_i
@@ -30,11 +34,10 @@ module tpu_pe #(
   reg  [7:0]  x_q;
   reg         x_valid_q, x_switch_q;
   reg  [31:0] psum_q;
-  reg  [7:0]  w_active_q, w_shadow_q;
+  reg  [7:0]  w_active_q, w_shadow_q;  // w_active_q: the weight of the row at x_i now
 
-  wire        switching  = x_valid_i & x_switch_i;
-  wire [7:0]  w_active_d = switching ? w_shadow_q : w_active_q;
   wire [7:0]  w_shadow_d = w_we_i ? w_i : w_shadow_q;
+  wire [7:0]  w_active_d = switch_next_i ? w_shadow_d : w_active_q;
   // The product is registered (the multiplier's own output register on FPGAs), so the
   // add to the partial sum from above is a cycle of its own: every PE is one cycle
   // later, the array as a whole one cycle longer.
@@ -48,7 +51,7 @@ module tpu_pe #(
       wire [7:0] part [0:7];
       genvar j;
       for (j = 0; j < 8; j = j + 1) begin : g_part
-        assign part[j] = x_i & {8{w_active_d[j]}};
+        assign part[j] = x_i & {8{w_active_q[j]}};
       end
       (* keep *) wire [9:0]  sum01, sum23, sum45, sum67;
       (* keep *) wire [12:0] sum0123;
@@ -61,7 +64,7 @@ module tpu_pe #(
       assign sum4567 = {{2{sum45[9]}}, sum45} + {sum67, 2'b0};
       assign product = {{3{sum0123[12]}}, sum0123} + {sum4567, 4'b0};
     end else begin : g_mul
-      assign product = $signed(x_i) * $signed(w_active_d);
+      assign product = $signed(x_i) * $signed(w_active_q);
     end
   endgenerate
   reg  signed [15:0] product_q;

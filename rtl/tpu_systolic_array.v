@@ -14,6 +14,7 @@ module tpu_systolic_array #(
     input  wire [ArraySize*8-1:0]    x_i,
     input  wire [ArraySize-1:0]      x_valid_i,
     input  wire [ArraySize-1:0]      x_switch_i,
+    input  wire [ArraySize-1:0]      x_switch_next_i,  // next cycle's x_valid_i & x_switch_i
     // shadow weight rows: row r takes w_row_i when w_row_we_i[r]
     input  wire [ArraySize-1:0]      w_row_we_i,
     input  wire [ArraySize*8-1:0]    w_row_i,
@@ -26,6 +27,8 @@ module tpu_systolic_array #(
   // x_h[r][c]: activations entering PE(r, c) from the west (c = N: leaving the east edge)
   wire [8*N*(N+1)-1:0] x_h;
   wire [N*(N+1)-1:0]   xv_h, xs_h;
+  // sw_next[r][c]: the row reaching PE(r, c) next cycle switches tiles (tpu_pe)
+  wire [N*N-1:0]       sw_next;
   // ps_v[r][c]: partial sums entering PE(r, c) from the north (r = N: leaving the south edge)
   wire [32*(N+1)*N-1:0] ps_v;
 
@@ -36,6 +39,11 @@ module tpu_systolic_array #(
       assign xv_h[r*(N+1)]           = x_valid_i[r];
       assign xs_h[r*(N+1)]           = x_switch_i[r];
       for (c = 0; c < N; c = c + 1) begin : g_col
+        if (c == 0) begin : g_west
+          assign sw_next[r*N] = x_switch_next_i[r];
+        end else begin : g_inner
+          assign sw_next[r*N+c] = xv_h[r*(N+1)+c-1] & xs_h[r*(N+1)+c-1];
+        end
         tpu_pe #(.LogicProduct(r >= N - LogicRows ? 1 : 0)) u_pe (
             .clk_i     (clk_i),
             .rst_ni    (rst_ni),
@@ -47,6 +55,7 @@ module tpu_systolic_array #(
             .x_switch_o(xs_h[r*(N+1)+c+1]),
             .psum_i    (ps_v[32*(r*N+c) +: 32]),
             .psum_o    (ps_v[32*((r+1)*N+c) +: 32]),
+            .switch_next_i(sw_next[r*N+c]),
             .w_we_i    (w_row_we_i[r]),
             .w_i       (w_row_i[8*c +: 8])
         );
