@@ -325,6 +325,7 @@ module tpu_dma_in #(
   // (a plain rhm's rows wait until the gathered rows before them have left)
   wire out_free  = win ? !full[f_bank_q] : is_rw ? (transpose || pr_free) : wb_free && full == 2'b00;
   wire beat_fire = state_q == StData && beat_valid_i && out_free;
+  wire tile_beat = state_q == StData && beat_valid_i && !win && is_rw && transpose;
   wire f_group   = beat_fire && win && beat_last_i && !beat_error_i && f_last_seg;  // a bank filled
   // the group being emitted
   wire [MetaBits-1:0] e_meta = e_bank_q ? meta_q[MetaBits +: MetaBits] : meta_q[0 +: MetaBits];
@@ -370,25 +371,29 @@ module tpu_dma_in #(
       .out_valid_o(hd_valid), .out_ready_i(take), .out_data_o(hd_data), .count_o(hd_count));
 
   // Place the beat's bytes [lo, hi) at lanes [pos, pos + hi - lo) of an N-byte vector:
-  // lane j takes byte j - pos + lo when 0 <= j - pos < hi - lo. (In a few bits: the lane's
-  // offset from pos is RelBits wide and the byte index LaneBits, so no wide carry chain
+  // lane j takes byte j - pos + lo when 0 <= j - pos < hi - lo. That byte index is
+  // j + (lo - pos) modulo the beat's bytes: one rotation of the beat by lo - pos, a
+  // log shifter shared by all lanes, not a byte multiplexer with its own index per lane.
+  // (In a few bits: the lane's offset from pos is RelBits wide, so no wide carry chain
   // lies between the beat and the row.)
   localparam integer RelBits = ((PosBits > LaneBits) ? PosBits : LaneBits) + 2;
   wire [RelBits-1:0] beat_cnt = {{(RelBits-LaneBits-1){1'b0}}, beat_hi_i} - {{(RelBits-LaneBits-1){1'b0}}, beat_lo_i};
+  wire [RelBits-1:0] pos_wide = {{(RelBits-PosBits){1'b0}}, pos_q};
+  wire [LaneBits-1:0]   rot = beat_lo_i[LaneBits-1:0] - pos_wide[LaneBits-1:0];
+  wire [2*DataBits-1:0] beat_twice = {beat_data_i, beat_data_i};
+  wire [DataBits-1:0]   rotated = beat_twice[8*rot +: DataBits];  // byte b: beat byte b + rot
   reg [N*8-1:0] placed;
   reg [N-1:0]   lane_hit;
   integer j, r;
   reg [RelBits-1:0]  rel;
-  reg [LaneBits-1:0] src;
   always @(*) begin
     placed   = {N*8{1'b0}};
     lane_hit = {N{1'b0}};
     for (j = 0; j < N; j = j + 1) begin
-      rel = j[RelBits-1:0] - {{(RelBits-PosBits){1'b0}}, pos_q};
-      src = rel[LaneBits-1:0] + beat_lo_i[LaneBits-1:0];
+      rel = j[RelBits-1:0] - pos_wide;
       if (!rel[RelBits-1] && rel < beat_cnt) begin
         lane_hit[j]      = 1'b1;
-        placed[8*j +: 8] = beat_data_i[8*src +: 8];
+        placed[8*j +: 8] = rotated[8*(j % Bytes) +: 8];
       end
     end
   end
@@ -526,7 +531,7 @@ module tpu_dma_in #(
   always @(posedge clk_i) begin
     if (pr_free) begin
       if (state_q == StTail) begin
-        pr_data_q <= transpose ? tile_q[8*N*push_q[PosBits-2:0] +: 8*N] : {N*8{1'b0}};
+        pr_data_q <= transpose ? tile_q[0 +: 8*N] : {N*8{1'b0}};  // the tile moves up a row per push
         pr_last_q <= tail_last;
       end else begin
         pr_data_q <= row_data;
@@ -542,13 +547,15 @@ module tpu_dma_in #(
       pos_q <= pos_q + beat_count;
       for (j = 0; j < N; j = j + 1)
         if (lane_hit[j] && !(is_rw && transpose)) rowbuf_q[8*j +: 8] <= placed[8*j +: 8];
-      // Tile bytes by row and column decode, not by an index computed from the memory
-      // row: an indexed write is a shifter over the whole tile per lane.
-      for (r = 0; r < N; r = r + 1)
-        for (j = 0; j < N; j = j + 1)
-          if (is_rw && transpose && lane_hit[r] && row_q == j[15:0])
-            tile_q[8*(r*N + j) +: 8] <= placed[8*r +: 8];
     end
+    // Tile bytes by row and column decode, not by an index computed from the memory
+    // row: an indexed write is a shifter over the whole tile per lane. (tile_beat is
+    // beat_fire for a transposing rw, whose beats never wait for room.)
+    for (r = 0; r < N; r = r + 1)
+      for (j = 0; j < N; j = j + 1)
+        if (tile_beat && lane_hit[r] && row_q == j[15:0])
+          tile_q[8*(r*N + j) +: 8] <= placed[8*r +: 8];
+    if (tail_push) tile_q <= tile_q >> (8 * N);
     if (last_beat && beat_error_i) fault_q <= 1'b1;
     if (last_beat && !win) begin
       if (is_rw || rhm_last_seg) begin
