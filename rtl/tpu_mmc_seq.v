@@ -40,7 +40,8 @@ module tpu_mmc_seq #(
     output wire                   wf_ready_o,
     output wire                   w_we_o,
     output wire [RowBits-1:0]     w_row_o,
-    // unified-buffer reads of input rows (granted by the core; data two cycles later)
+    // unified-buffer reads of input rows (granted by the core; data two cycles later);
+    // valid while an instruction streams, whether or not its next row may go yet
     output wire                   ubr_valid_o,
     input  wire                   ubr_grant_i,
     output wire [UbBits-1:0]      ubr_addr_o,
@@ -226,7 +227,10 @@ module tpu_mmc_seq #(
   assign wf_ready_o       = loading_q;
   assign w_we_o           = loading_q;
   assign w_row_o          = lrow_q;
-  assign ubr_valid_o      = row_ok;
+  // The port is claimed while an instruction streams (a register, so the buffer's read
+  // enables and port B's arbitration do not wait for this row's checks); a row read
+  // and not granted is not used (the matrix unit's valid follows the grant).
+  assign ubr_valid_o      = cur_q;
   assign ubr_addr_o       = ub_q;
   assign mx_valid_o       = mx_valid_q;
   assign mx_switch_o      = mx_switch_q;
