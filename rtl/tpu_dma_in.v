@@ -105,6 +105,7 @@ module tpu_dma_in #(
   localparam integer OwedBits   = WfFreeBits + 1;
 
   localparam [2:0] StIdle = 3'd0, StData = 3'd1, StTail = 3'd2, StDrain = 3'd3, StRetire = 3'd4;
+  localparam integer PenPush = N - 2;  // the tile row pushed before the last
   localparam integer FlyBits = 6;  // spans requested and not yet consumed (the engine holds few)
 
   // Per instruction: the bytes of each span and the memory rows of an rw tile.
@@ -168,6 +169,8 @@ module tpu_dma_in #(
   wire                retire_done;   // the retire state ends now (tpu_seq_retire, below)
   reg  [127:0]        in_q;        // the instruction
   reg  [31:0]         pc_q;
+  reg  [31:0]         hd_pc_q;     // the hand-off head's pc a cycle ago (pc_q's source)
+  reg                 took_q;      // an instruction was taken a cycle ago
   reg  [SlotBits-1:0] slot_q;
   reg                 fault_q;
   reg  [15:0]         row_q;       // rhm row / rw memory row
@@ -359,7 +362,8 @@ module tpu_dma_in #(
   wire row_end   = good_last && !is_rw && !win && rhm_last_seg;    // an rhm row to the writes
   wire rw_row    = good_last && is_rw && !transpose;               // a tile row to the push register
   wire tail_push = state_q == StTail && pr_free;                   // a transposed or zero tile row
-  wire tail_last = push_q == N[PosBits-1:0] - 1'b1;
+  reg  tail_last_q;                                                 // push_q == N - 1
+  wire tail_last = tail_last_q;
   // The instruction's last row has gone to its register: the consumer is done with it.
   wire finish    = (good_last && fin_q) || (f_group && f_last_grp) || (tail_push && tail_last);
   wire take      = hd_valid && hd_fresh_q && (state_q == StIdle || finish);
@@ -569,6 +573,7 @@ module tpu_dma_in #(
         rowbuf_q <= {N*8{1'b0}};
         // the tile rows after the last memory row: all N (transpose) or the zero rows
         push_q   <= transpose ? {PosBits{1'b0}} : mem_rows[PosBits-1:0];
+        tail_last_q <= (transpose ? {PosBits{1'b0}} : mem_rows[PosBits-1:0]) == N[PosBits-1:0] - 1'b1;
       end else begin
         // next segment of the row, placed after this one
         seg_q    <= seg_q + 6'd1;
@@ -577,7 +582,10 @@ module tpu_dma_in #(
         pos_q    <= pos_q + beat_count;
       end
     end
-    if (tail_push) push_q <= push_q + 1'b1;
+    if (tail_push) begin
+      push_q      <= push_q + 1'b1;
+      tail_last_q <= push_q == PenPush[PosBits-1:0];
+    end
     if (take) begin
       last_seg_q  <= hd_last_seg;
       pen_seg_q   <= hd_pen_seg;
@@ -587,15 +595,25 @@ module tpu_dma_in #(
       fin_q       <= hd_fin;
       gm1_q    <= hd_gm1;
       in_q     <= hd_instr;
-      pc_q     <= hd_pc;
       slot_q   <= hd_slot;
       fault_q  <= 1'b0;
       row_q    <= 16'd0;
       seg_q    <= 6'd0;
       pos_q    <= {PosBits{1'b0}};
+    end
+    // The row and tile buffers are zero whenever an instruction is taken, without the
+    // take's enable on them: every row and every tile tail leaves them zero, and an idle
+    // consumer clears them (an instruction cut short by a bus error drains, retires and
+    // goes idle before the next is taken).
+    if (state_q == StIdle) begin
       rowbuf_q <= {N*8{1'b0}};
       tile_q   <= {N*N*8{1'b0}};
     end
+    // The pc is only for the fault report, many cycles after the take: it follows a
+    // cycle later from a copy of the head's, so the take's enable stays off it.
+    took_q    <= take;
+    hd_pc_q   <= hd_pc;
+    if (took_q) pc_q <= hd_pc_q;
   end
 
   // ---- window gather ----------------------------------------------------------------
