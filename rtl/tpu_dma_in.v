@@ -535,7 +535,7 @@ module tpu_dma_in #(
   always @(posedge clk_i) begin
     if (pr_free) begin
       if (state_q == StTail) begin
-        pr_data_q <= transpose ? tile_q[0 +: 8*N] : {N*8{1'b0}};  // the tile moves up a row per push
+        pr_data_q <= transpose ? tile_q[8*N*push_q[PosBits-2:0] +: 8*N] : {N*8{1'b0}};
         pr_last_q <= tail_last;
       end else begin
         pr_data_q <= row_data;
@@ -559,7 +559,6 @@ module tpu_dma_in #(
       for (j = 0; j < N; j = j + 1)
         if (tile_beat && lane_hit[r] && row_q == j[15:0])
           tile_q[8*(r*N + j) +: 8] <= placed[8*r +: 8];
-    if (tail_push) tile_q <= tile_q >> (8 * N);
     if (last_beat && beat_error_i) fault_q <= 1'b1;
     if (last_beat && !win) begin
       if (is_rw || rhm_last_seg) begin
@@ -602,13 +601,11 @@ module tpu_dma_in #(
       pos_q    <= {PosBits{1'b0}};
     end
     // The row and tile buffers are zero whenever an instruction is taken, without the
-    // take's enable on them: every row and every tile tail leaves them zero, and an idle
-    // consumer clears them (an instruction cut short by a bus error drains, retires and
-    // goes idle before the next is taken).
-    if (state_q == StIdle) begin
-      rowbuf_q <= {N*8{1'b0}};
-      tile_q   <= {N*N*8{1'b0}};
-    end
+    // take's enable on them: every row leaves the row buffer zero, a tile's last push
+    // clears the tile, and an idle consumer clears both (an instruction cut short by a
+    // bus error drains, retires and goes idle before the next is taken).
+    if (state_q == StIdle) rowbuf_q <= {N*8{1'b0}};
+    if (state_q == StIdle || (tail_push && tail_last)) tile_q <= {N*N*8{1'b0}};
     // The pc is only for the fault report, many cycles after the take: it follows a
     // cycle later from a copy of the head's, so the take's enable stays off it.
     took_q    <= take;

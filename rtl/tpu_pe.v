@@ -45,9 +45,9 @@ module tpu_pe #(
   generate
     if (LogicProduct != 0) begin : g_logic
       // x * w as the sum of x for each of w's set bits, shifted, the sign bit's term
-      // subtracted (two's complement), added as a tree of narrow signed sums. Yosys
-      // keeps each sum a carry chain of its own (keep: not merged into one multi-operand
-      // add, which ABC maps to more than twice the LUTs).
+      // subtracted (two's complement), added as a tree of narrow signed sums, each a
+      // carry chain of its own (keep: never merged into one multi-operand add). With the
+      // weight a register, 74 LUT4 and 53 carry cells a PE (synth_ecp5, Yosys 0.23).
       wire [7:0] part [0:7];
       genvar j;
       for (j = 0; j < 8; j = j + 1) begin : g_part

@@ -569,3 +569,34 @@ TEST_CASE("a transposed rw after one cut short by a bus error starts from a zero
   CHECK(d2.match);
   CHECK(d2.model.state == RunState::Done);
 }
+
+// Two transposed rws back to back, the second of one memory row: its tile's other
+// columns must be zero, not the first tile's (the DMA-in clears the tile at its last
+// push, and takes the next rw in the same cycle).
+TEST_CASE("a transposed rw right after another finds the rest of its tile zero", "[rtl][core]") {
+  const Config cfg = core_config<Vcore_n4>();
+  const int64_t n = cfg.array_size;
+  auto rhm = [&](int64_t ub, int64_t rows, int64_t addr) { return rhm_rows(n, ub, rows, addr); };
+  Instr full, one_col, mmc1, mmc2, act, whm, halt;
+  full.op = Opcode::RW, full.addr = 0x6000, full.stride = n, full.k = n, full.n = n, full.transpose = 1;
+  one_col = full, one_col.addr = 0x7000, one_col.n = 1;
+  mmc1.op = Opcode::MMC, mmc1.ub = 32, mmc1.rows = 4, mmc1.acc = 0, mmc1.sw = 1;
+  mmc2 = mmc1, mmc2.acc = 8;
+  act.op = Opcode::ACT, act.acc = 0, act.ub = 64, act.rows = 12, act.params = 10, act.pool = 1;
+  whm.op = Opcode::WHM, whm.ub = 64, whm.rows = 12, whm.addr = 0x8000, whm.stride = n, whm.len = n;
+  halt.op = Opcode::HALT;
+  const std::vector<Instr> prog = {rhm(10, 9, 0x2000), rhm(32, 4, 0x4000), full, one_col, mmc1, mmc2, act, whm, halt};
+  DiffInput in;
+  in.dram.assign(cfg.dram_bytes, 0);
+  for (size_t i = 0; i < prog.size(); ++i) store_word(encode(prog[i]), &in.dram[16 * i]);
+  for (int i = 0; i < n; ++i) {
+    in.dram[0x2000 + 4 * n + 4 * i + 3] = 0x40;  // multiplier 2^30 with shift 30: out = acc
+    in.dram[0x2000 + 8 * n + i] = 30;
+  }
+  for (int i = 0; i < 4 * n; ++i) in.dram[0x4000 + i] = 1, in.dram[0x6000 + i] = uint8_t(3 + i);
+  for (int i = 0; i < n; ++i) in.dram[0x7000 + i] = uint8_t(2 + i);
+  const DiffResult d = differential_run<Vcore_n4>(cfg, in, SimOptions{});
+  INFO(d.report);
+  CHECK(d.match);
+  CHECK(d.model.state == RunState::Done);
+}
