@@ -388,21 +388,28 @@ module tpu_controller #(
   // The oldest fault: the one collected so far or a unit's, else the decode error. The
   // decode error needs no comparison: the head is younger than everything issued, and
   // it is only checked while no fault has been collected (flow stops at the first).
-  // The units' faults are registered first (each unit reports its fault a cycle before
-  // it retires the instruction: tpu_seq_retire), so that the comparisons start at
-  // flip-flops.
-  reg  [2:0]  u_fault_q;
-  reg  [11:0] u_code_q;
-  reg  [95:0] u_pc_q;
+  // The oldest of the units' faults is picked as they are registered (each unit reports
+  // its fault a cycle before it retires the instruction: tpu_seq_retire; their PCs come
+  // from the units' registers), so that the selection into the error registers compares
+  // only that one with the fault collected so far.
+  wire        uo_any;
+  wire [3:0]  uo_code;
+  wire [31:0] uo_pc;
+  tpu_oldest_fault #(.K(3), .PcBits(MemBits)) u_oldest_unit (
+      .valid_i(fault_i), .code_i(fault_code_i), .pc_i(fault_pc_i),
+      .any_o(uo_any), .code_o(uo_code), .pc_o(uo_pc));
+  reg         u_fault_q;
+  reg  [3:0]  u_code_q;
+  reg  [31:0] u_pc_q;
   always @(posedge clk_i) begin
-    u_fault_q <= rst_ni && running ? fault_i : 3'b000;
-    u_code_q  <= fault_code_i;
-    u_pc_q    <= fault_pc_i;
+    u_fault_q <= rst_ni && running && uo_any;
+    u_code_q  <= uo_code;
+    u_pc_q    <= uo_pc;
   end
   wire        o_any;
   wire [3:0]  o_code;
   wire [31:0] o_pc;
-  tpu_oldest_fault #(.K(4), .PcBits(MemBits)) u_oldest (
+  tpu_oldest_fault #(.K(2), .PcBits(MemBits)) u_oldest (
       .valid_i({u_fault_q, err_q}), .code_i({u_code_q, err_code_q}),
       .pc_i({u_pc_q, err_pc_q}), .any_o(o_any), .code_o(o_code), .pc_o(o_pc));
   wire        f_any  = o_any || bad;
