@@ -2,10 +2,9 @@
 // The matrix unit: input skew, the N x N systolic array, output deskew.
 //
 // One input row (N int8 lanes) may enter per cycle; its N int32 dot products leave
-// together Latency = 2N+2 cycles later (docs/architecture.md, "Matrix unit timing"):
+// together Latency = 2N+1 cycles later (docs/architecture.md, "Matrix unit timing"):
 // the inputs (rows and weight writes alike) are registered first, so that a memory's
-// read data reaches no multiplier in the same cycle, and each PE's product takes two
-// registered stages (the multiplier's input and output registers).
+// read data reaches no multiplier in the same cycle, and each PE registers its product.
 // Inside, data is valid-only: the controller only issues rows it has room for.
 //
 // Weights: w_we_i writes row w_row_i of the shadow tile (W[k][n] for k = w_row_i,

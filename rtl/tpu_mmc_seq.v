@@ -163,7 +163,7 @@ module tpu_mmc_seq #(
   end
 
   // The row enters the matrix unit two cycles after its read (the unified buffer's
-  // read latency); its tag follows the data through the unit (2N + 2 cycles,
+  // read latency); its tag follows the data through the unit (2N + 1 cycles,
   // tpu_matrix_unit).
   reg mx_valid1_q, mx_switch1_q, mx_valid_q, mx_switch_q;
   always @(posedge clk_i) begin
@@ -181,7 +181,7 @@ module tpu_mmc_seq #(
   end
   wire [TagBits-1:0] tag_in = {grant, acc_mode_q, acc_q, last_row, slot_q};
   wire [TagBits-1:0] tag_out;
-  tpu_delay #(.Width(TagBits), .Delay(2 * N + 4), .Reset(1)) u_tags (
+  tpu_delay #(.Width(TagBits), .Delay(2 * N + 3), .Reset(1)) u_tags (
       .clk_i, .rst_ni, .d_i(tag_in), .q_o(tag_out));
   wire                tag_valid = tag_out[TagBits-1];
   wire                tag_last  = tag_out[SlotBits];

@@ -38,17 +38,16 @@ module tpu_pe #(
 
   wire [7:0]  w_shadow_d = w_we_i ? w_i : w_shadow_q;
   wire [7:0]  w_active_d = switch_next_i ? w_shadow_d : w_active_q;
-  // The product takes two registered stages (on FPGAs the multiplier's own input and
-  // output registers: x_q, the weight a cycle later, then the product), so the add to
-  // the partial sum from above is a cycle of its own: every PE is two cycles later than
-  // its x, the array as a whole two cycles longer than its wavefront.
-  reg  signed [15:0] product_q;
+  // The product is registered (the multiplier's own output register on FPGAs), so the
+  // add to the partial sum from above is a cycle of its own: every PE is one cycle
+  // later, the array as a whole one cycle longer.
+  wire signed [15:0] product;
   generate
     if (LogicProduct != 0) begin : g_logic
       // x * w as the sum of x for each of w's set bits, shifted, the sign bit's term
       // subtracted (two's complement), added as a tree of narrow signed sums, each a
-      // carry chain of its own (keep: never merged into one multi-operand add); the two
-      // halves of the tree registered, their sum the second stage.
+      // carry chain of its own (keep: never merged into one multi-operand add). With the
+      // weight a register, 74 LUT4 and 53 carry cells a PE (synth_ecp5, Yosys 0.23).
       wire [7:0] part [0:7];
       genvar j;
       for (j = 0; j < 8; j = j + 1) begin : g_part
@@ -63,21 +62,12 @@ module tpu_pe #(
       assign sum67   = {{2{part[6][7]}}, part[6]} - {part[7][7], part[7], 1'b0};
       assign sum0123 = {{3{sum01[9]}}, sum01} + {sum23[9], sum23, 2'b0};
       assign sum4567 = {{2{sum45[9]}}, sum45} + {sum67, 2'b0};
-      reg [12:0] sum0123_q;
-      reg [11:0] sum4567_q;
-      always @(posedge clk_i) begin
-        sum0123_q <= sum0123;
-        sum4567_q <= sum4567;
-        product_q <= {{3{sum0123_q[12]}}, sum0123_q} + {sum4567_q, 4'b0};
-      end
+      assign product = {{3{sum0123[12]}}, sum0123} + {sum4567, 4'b0};
     end else begin : g_mul
-      reg [7:0] w_mul_q;  // the weight of the row now in x_q
-      always @(posedge clk_i) begin
-        w_mul_q   <= w_active_q;
-        product_q <= $signed(x_q) * $signed(w_mul_q);
-      end
+      assign product = $signed(x_i) * $signed(w_active_q);
     end
   endgenerate
+  reg  signed [15:0] product_q;
   wire [31:0] psum_d = psum_i + {{16{product_q[15]}}, product_q};
 
   always @(posedge clk_i) begin
@@ -92,6 +82,7 @@ module tpu_pe #(
 
   always @(posedge clk_i) begin
     x_q        <= x_i;
+    product_q  <= product;
     psum_q     <= psum_d;
     w_active_q <= w_active_d;
     w_shadow_q <= w_shadow_d;

@@ -69,12 +69,9 @@ module tpu_systolic_array #(
 
   // The bottom row's valid leaves PE(N-1, 0) in step with column 0's sum.
   // Deeper down the row the columns follow one cycle apart; the deskew aligns them.
-  // (The bottom row's sums are two cycles behind its x: the PEs' two product stages.)
-  reg valid1_q, valid_q;
-  always @(posedge clk_i) begin
-    valid1_q <= rst_ni && xv_h[(N-1)*(N+1)+1];
-    valid_q  <= rst_ni && valid1_q;
-  end
+  // the bottom row's sums are one cycle behind its x (the PEs' product register)
+  reg valid_q;
+  always @(posedge clk_i) valid_q <= rst_ni && xv_h[(N-1)*(N+1)+1];
   assign valid_o = valid_q;
 
   // East-edge outputs and the other rows' valid/switch chains are not needed.
