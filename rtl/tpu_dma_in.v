@@ -363,6 +363,7 @@ module tpu_dma_in #(
   wire rw_row    = good_last && is_rw && !transpose;               // a tile row to the push register
   wire tail_push = state_q == StTail && pr_free;                   // a transposed or zero tile row
   reg  tail_last_q;                                                 // push_q == N - 1
+  wire [PosBits-1:0] push_first = transpose ? {PosBits{1'b0}} : mem_rows[PosBits-1:0];  // the tail's first row
   wire tail_last = tail_last_q;
   // The instruction's last row has gone to its register: the consumer is done with it.
   wire finish    = (good_last && fin_q) || (f_group && f_last_grp) || (tail_push && tail_last);
@@ -571,8 +572,8 @@ module tpu_dma_in #(
         pos_q    <= {PosBits{1'b0}};
         rowbuf_q <= {N*8{1'b0}};
         // the tile rows after the last memory row: all N (transpose) or the zero rows
-        push_q   <= transpose ? {PosBits{1'b0}} : mem_rows[PosBits-1:0];
-        tail_last_q <= (transpose ? {PosBits{1'b0}} : mem_rows[PosBits-1:0]) == N[PosBits-1:0] - 1'b1;
+        push_q      <= push_first;
+        tail_last_q <= push_first == N[PosBits-1:0] - 1'b1;
       end else begin
         // next segment of the row, placed after this one
         seg_q    <= seg_q + 6'd1;

@@ -48,6 +48,15 @@ Instr rhm_rows(int64_t n, int64_t ub, int64_t rows, int64_t addr) {
   return in;
 }
 
+// An act parameter block at `at` (9 rows of n bytes) that passes each sum through:
+// bias 0, multiplier 2^30 (little-endian), shift 30, so out = acc saturated to int8.
+void identity_params(std::vector<uint8_t>& dram, size_t at, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    dram[at + 4 * n + 4 * i + 3] = 0x40;
+    dram[at + 8 * n + i] = 30;
+  }
+}
+
 // The cycle each instruction (by PC) retired, from the core's trace port.
 template <class V>
 struct RetireLog {
@@ -552,10 +561,7 @@ TEST_CASE("a transposed rw after one cut short by a bus error starts from a zero
   DiffInput second;
   second.dram.assign(cfg.dram_bytes, 0);
   for (size_t i = 0; i < prog.size(); ++i) store_word(encode(prog[i]), &second.dram[16 * i]);
-  for (int i = 0; i < n; ++i) {
-    second.dram[0x2000 + 4 * n + 4 * i + 3] = 0x40;  // multiplier 2^30, little-endian
-    second.dram[0x2000 + 8 * n + i] = 30;
-  }
+  identity_params(second.dram, 0x2000, n);
   for (int i = 0; i < 4 * n; ++i) second.dram[0x4000 + i] = 1;
   for (int i = 0; i < n; ++i) second.dram[0x7000 + i] = uint8_t(2 + i);
 
@@ -589,10 +595,7 @@ TEST_CASE("a transposed rw right after another finds the rest of its tile zero",
   DiffInput in;
   in.dram.assign(cfg.dram_bytes, 0);
   for (size_t i = 0; i < prog.size(); ++i) store_word(encode(prog[i]), &in.dram[16 * i]);
-  for (int i = 0; i < n; ++i) {
-    in.dram[0x2000 + 4 * n + 4 * i + 3] = 0x40;  // multiplier 2^30 with shift 30: out = acc
-    in.dram[0x2000 + 8 * n + i] = 30;
-  }
+  identity_params(in.dram, 0x2000, n);
   for (int i = 0; i < 4 * n; ++i) in.dram[0x4000 + i] = 1, in.dram[0x6000 + i] = uint8_t(3 + i);
   for (int i = 0; i < n; ++i) in.dram[0x7000 + i] = uint8_t(2 + i);
   const DiffResult d = differential_run<Vcore_n4>(cfg, in, SimOptions{});
