@@ -34,17 +34,19 @@ module tpu_matrix_unit #(
 
   // The input register: rows and weight writes, so the weight contract above holds
   // unchanged inside.
-  reg               w_we_q;
+  // The weight write is registered as the row's enable (one-hot), so the PEs' shadow
+  // and first-column bypass multiplexers start at a register, not at a row decoder.
+  reg [N-1:0]       w_row_we_q;
   reg [N*8-1:0]     in_data_q, w_data_q;
-  reg [RowBits-1:0] w_row_q;
-  always @(posedge clk_i) begin
-    if (!rst_ni) w_we_q <= 1'b0;
-    else         w_we_q <= w_we_i;
-  end
+  genvar k;
+  generate
+    for (k = 0; k < N; k = k + 1) begin : g_row_we
+      always @(posedge clk_i) w_row_we_q[k] <= rst_ni && w_we_i && w_row_i == k[RowBits-1:0];
+    end
+  endgenerate
   always @(posedge clk_i) begin
     in_data_q <= in_data_i;
     w_data_q  <= w_data_i;
-    w_row_q   <= w_row_i;
   end
 
   // Skew: lane k (and its row's valid/switch) enters array row k after k cycles. The
@@ -59,14 +61,12 @@ module tpu_matrix_unit #(
       .clk_i(clk_i), .rst_ni(rst_ni), .d_i({N{in_switch_i, in_valid_i}}), .q_o(ctrl_early));
   always @(posedge clk_i) ctrl_skewed <= rst_ni ? ctrl_early : {N*2{1'b0}};
 
-  wire [N-1:0] x_valid, x_switch, x_switch_next, w_row_we;
-  genvar k;
+  wire [N-1:0] x_valid, x_switch, x_switch_next;
   generate
     for (k = 0; k < N; k = k + 1) begin : g_lane
       assign x_valid[k]  = ctrl_skewed[2*k];
       assign x_switch[k] = ctrl_skewed[2*k+1];
       assign x_switch_next[k] = ctrl_early[2*k] & ctrl_early[2*k+1];
-      assign w_row_we[k] = w_we_q && (w_row_q == k[RowBits-1:0]);
     end
   endgenerate
 
@@ -79,7 +79,7 @@ module tpu_matrix_unit #(
       .x_valid_i (x_valid),
       .x_switch_i(x_switch),
       .x_switch_next_i(x_switch_next),
-      .w_row_we_i(w_row_we),
+      .w_row_we_i(w_row_we_q),
       .w_row_i   (w_data_q),
       .psum_o    (psum),
       .valid_o   (psum_valid)

@@ -9,7 +9,12 @@
 `default_nettype none
 
 module tpu_pe #(
-    parameter integer LogicProduct = 0  // 1: the product in logic, not a multiplier (boards short of them)
+    parameter integer LogicProduct = 0, // 1: the product in logic, not a multiplier (boards short of them)
+    // 1: a switch may reach this PE in the very cycle its shadow weight is written (the
+    // array's first column, tpu_matrix_unit's contract); elsewhere the shadow was
+    // written at least a cycle before, so the active weight's multiplexer leaves the
+    // write enable out (on the ECP5 it feeds the multiplier's input register)
+    parameter integer WriteBypass  = 1
 ) (
     input  wire        clk_i,
     input  wire        rst_ni,       // synchronous, active low: clears the valid bits only
@@ -37,7 +42,7 @@ module tpu_pe #(
   reg  [7:0]  w_active_q, w_shadow_q;  // w_active_q: the weight of the row at x_i now
 
   wire [7:0]  w_shadow_d = w_we_i ? w_i : w_shadow_q;
-  wire [7:0]  w_active_d = switch_next_i ? w_shadow_d : w_active_q;
+  wire [7:0]  w_active_d = switch_next_i ? (WriteBypass != 0 ? w_shadow_d : w_shadow_q) : w_active_q;
   // The product is registered (the multiplier's own output register on FPGAs), so the
   // add to the partial sum from above is a cycle of its own: every PE is one cycle
   // later, the array as a whole one cycle longer.

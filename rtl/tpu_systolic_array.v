@@ -44,7 +44,7 @@ module tpu_systolic_array #(
         end else begin : g_inner
           assign sw_next[r*N+c] = xv_h[r*(N+1)+c-1] & xs_h[r*(N+1)+c-1];
         end
-        tpu_pe #(.LogicProduct(r >= N - LogicRows ? 1 : 0)) u_pe (
+        tpu_pe #(.LogicProduct(r >= N - LogicRows ? 1 : 0), .WriteBypass(c == 0 ? 1 : 0)) u_pe (
             .clk_i     (clk_i),
             .rst_ni    (rst_ni),
             .x_i       (x_h[8*(r*(N+1)+c) +: 8]),
