@@ -65,35 +65,64 @@ module tpu_scoreboard #(
   localparam integer DescBits  = 2 + RangeBits;
 
   // conflict(c, s): candidate c may not issue while s is in flight (s valid, another
-  // unit). Reads clash with writes both ways, writes with writes. A range the
-  // instruction does not use ends at 0 (the decoder's rule), so it overlaps nothing
-  // and the enables stay out of the comparison.
-  // (cu, su: the units; c, s: the ranges)
-  function automatic conflict(input [1:0] cu, input [RangeBits-1:0] c,
-                              input [1:0] su, input [RangeBits-1:0] s);
+  // unit). Reads clash with writes both ways, writes with writes; the pairs of ranges
+  // that can clash are the OvBits below. A range the instruction does not use ends at 0
+  // (the decoder's rule), so it overlaps nothing and the enables stay out of the
+  // comparison. (cu, su: the units; c, s: the ranges; sv: s is valid)
+  localparam integer OvUbRdWr = 0, OvUbWrRd = 1, OvUbWrWr = 2, OvAccRdWr = 3, OvAccWrRd = 4,
+                     OvAccWrWr = 5, OvMem = 6, OvBits = 7;
+  // Whether a pair may clash at all, from the units and validity alone (registers).
+  function automatic [OvBits-1:0] pair_on(input [1:0] cu, input [1:0] su, input sv);
+    pair_on = {OvBits{sv && cu != su}} & {
+        // an rhm or rw reading device memory a whm writes
+        cu == 2'd0 && su == 2'd3,
+        2'b11,
+        // chained: an act reading an mmc's sums
+        !(cu == 2'd2 && su == 2'd1),
+        2'b11,
+        // chained: a whm reading an act's rows; fenced: a whm reading an rhm's rows
+        !(cu == 2'd3 && (su == 2'd2 || su == 2'd0))};
+  endfunction
+  function automatic meets(input [AddrBits-1:0] alo, input [HiBits-1:0] ahi,
+                           input [AddrBits-1:0] blo, input [HiBits-1:0] bhi);
+    meets = {1'b0, alo} < bhi && {1'b0, blo} < ahi;
+  endfunction
+  // Which of c's ranges meet which of s's, the pairs that can clash.
+  function automatic [OvBits-1:0] overlaps(input [RangeBits-1:0] c, input [RangeBits-1:0] s);
     reg [4*AddrBits-1:0]   cl, sl;
     reg [4*HiBits-1:0]     ch, sh;
     reg [MemBits-1:0]      cml, sml;
     reg [MemBits:0]        cmh, smh;
-    reg [15:0]             ov;
-    integer                a, b;
     begin
       {cl, ch, cml, cmh} = c;
       {sl, sh, sml, smh} = s;
-      for (a = 0; a < 4; a = a + 1)
-        for (b = 0; b < 4; b = b + 1)
-          ov[4*a+b] = {1'b0, cl[AddrBits*a +: AddrBits]} < sh[HiBits*b +: HiBits] &&
-                      {1'b0, sl[AddrBits*b +: AddrBits]} < ch[HiBits*a +: HiBits];
-      conflict = cu != su && (
-          // chained: a whm reading an act's rows, an act reading an mmc's sums; fenced: a
-          // whm reading an rhm's rows
-          (ov[4*UbRd+UbWr] && !(cu == 2'd3 && (su == 2'd2 || su == 2'd0))) ||
-          ov[4*UbWr+UbRd] || ov[4*UbWr+UbWr] ||
-          (ov[4*AccRd+AccWr] && !(cu == 2'd2 && su == 2'd1)) ||
-          ov[4*AccWr+AccRd] || ov[4*AccWr+AccWr] ||
-          // an rhm or rw reading device memory a whm writes
-          (cu == 2'd0 && su == 2'd3 && {1'b0, cml} < smh && {1'b0, sml} < cmh));
+      overlaps[OvUbRdWr]  = meets(cl[AddrBits*UbRd +: AddrBits], ch[HiBits*UbRd +: HiBits],
+                                  sl[AddrBits*UbWr +: AddrBits], sh[HiBits*UbWr +: HiBits]);
+      overlaps[OvUbWrRd]  = meets(cl[AddrBits*UbWr +: AddrBits], ch[HiBits*UbWr +: HiBits],
+                                  sl[AddrBits*UbRd +: AddrBits], sh[HiBits*UbRd +: HiBits]);
+      overlaps[OvUbWrWr]  = meets(cl[AddrBits*UbWr +: AddrBits], ch[HiBits*UbWr +: HiBits],
+                                  sl[AddrBits*UbWr +: AddrBits], sh[HiBits*UbWr +: HiBits]);
+      overlaps[OvAccRdWr] = meets(cl[AddrBits*AccRd +: AddrBits], ch[HiBits*AccRd +: HiBits],
+                                  sl[AddrBits*AccWr +: AddrBits], sh[HiBits*AccWr +: HiBits]);
+      overlaps[OvAccWrRd] = meets(cl[AddrBits*AccWr +: AddrBits], ch[HiBits*AccWr +: HiBits],
+                                  sl[AddrBits*AccRd +: AddrBits], sh[HiBits*AccRd +: HiBits]);
+      overlaps[OvAccWrWr] = meets(cl[AddrBits*AccWr +: AddrBits], ch[HiBits*AccWr +: HiBits],
+                                  sl[AddrBits*AccWr +: AddrBits], sh[HiBits*AccWr +: HiBits]);
+      overlaps[OvMem]     = {1'b0, cml} < smh && {1'b0, sml} < cmh;
     end
+  endfunction
+  // The enabled overlaps in four groups, each one small function of two pairs of
+  // comparisons (the comparisons settle last; their OR is the conflict).
+  function automatic [3:0] clash_groups(input [OvBits-1:0] on, input [OvBits-1:0] ov);
+    reg [OvBits-1:0] c;
+    begin
+      c = on & ov;
+      clash_groups = {c[6], c[5] | c[4], c[3] | c[2], c[1] | c[0]};
+    end
+  endfunction
+  function automatic conflict(input [1:0] cu, input [RangeBits-1:0] c,
+                              input [1:0] su, input [RangeBits-1:0] s, input sv);
+    conflict = |clash_groups(pair_on(cu, su, sv), overlaps(c, s));
   endfunction
 
   wire [RangeBits-1:0] nxt = {nxt_lo_i, nxt_hi_i, nxt_mem_lo_i, nxt_mem_hi_i};
@@ -103,7 +132,13 @@ module tpu_scoreboard #(
   wire [Slots-1:0]  valid, faulting;
   wire [Slots-1:0]  free = ~valid;
   wire              fire = cand_valid_i && cand_ready_o;
-  wire              pair  = conflict(nxt_unit_i, nxt, cand_unit_i, cand[RangeBits-1:0]);  // the next one against the slot taken now
+  // The next one against the slot taken now. (keep, here and per slot: the enables,
+  // from registers, are settled before the comparisons, and the groups and the OR
+  // after them stay the two small levels they are written as; synthesis, which takes
+  // every input as equally early, would otherwise spread the comparisons deeper.)
+  (* keep *) wire [OvBits-1:0] pair_en  = pair_on(nxt_unit_i, cand_unit_i, 1'b1);
+  (* keep *) wire [3:0]        pair_grp = clash_groups(pair_en, overlaps(nxt, cand[RangeBits-1:0]));
+  (* keep *) wire              pair     = |pair_grp;
 
   // The lowest free slot.
   reg [SlotBits-1:0] alloc;
@@ -130,11 +165,15 @@ module tpu_scoreboard #(
       always @(posedge clk_i) if (take) desc_q <= cand;
 
       wire [1:0] unit_q = desc_q[DescBits-1 -: 2];
-      wire hit = valid_q && conflict(nxt_unit_i, nxt, unit_q, desc_q[RangeBits-1:0]);
-      always @(posedge clk_i) begin
-        if (load_i) mask_q[i] <= take ? pair : hit && !leave;
-        else        mask_q[i] <= mask_q[i] && !leave;
-      end
+      (* keep *) wire [OvBits-1:0] hit_en  = pair_on(nxt_unit_i, unit_q, valid_q);
+      (* keep *) wire [3:0]        hit_grp = clash_groups(hit_en, overlaps(nxt, desc_q[RangeBits-1:0]));
+      // mask_q[i] <= load_i ? (take ? pair : hit && !leave) : mask_q[i] && !leave, with
+      // the comparisons' groups last
+      (* keep *) wire by_hit = load_i && !take && !leave;
+      (* keep *) wire held   = !load_i && mask_q[i] && !leave;
+      (* keep *) wire by_pair = load_i && take;
+      (* keep *) wire other  = held || (by_hit && |hit_grp);
+      always @(posedge clk_i) mask_q[i] <= by_pair ? pair : other;
       assign valid[i]    = valid_q;
       // units whose instructions can still fault after issue (bus error, act parameters)
       assign faulting[i] = valid_q && (unit_q == 2'd0 || unit_q == 2'd2);
@@ -199,8 +238,8 @@ module tpu_scoreboard #(
     for (fa = 0; fa < Slots; fa = fa + 1) begin : g_fmask
       always @(*)
         if (rst_ni && f_loaded)
-          assert (mask_q[fa] == (g_slot[fa].valid_q && conflict(cand_unit_i, cand[RangeBits-1:0],
-                                                      g_slot[fa].unit_q, g_slot[fa].desc_q[RangeBits-1:0])));
+          assert (mask_q[fa] == conflict(cand_unit_i, cand[RangeBits-1:0], g_slot[fa].unit_q,
+                                         g_slot[fa].desc_q[RangeBits-1:0], g_slot[fa].valid_q));
     end
     for (fa = 0; fa < Slots; fa = fa + 1) begin : g_fa
       for (fb = 0; fb < Slots; fb = fb + 1) begin : g_fb
