@@ -16,8 +16,8 @@
 # A group of registers is moved only when it is the whole group (every used data bit of
 # the RAM port, of the multiplier's A, B or P), each flip-flop in it shares the block's
 # clock and one clock enable (or none), has no set or reset, and connects to the block
-# alone; the RAM port's own reset must be unused, the multiplier's signedness constant.
-# Anything else is left as it was.
+# alone; the RAM port's own reset must be unused, the multiplier's signedness constant,
+# and its A and B registers both movable. Anything else is left as it was.
 # usage: ecp5-pack-regs.py NETLIST.json TOP   (rewrites NETLIST.json; prints what it moved)
 import json
 import os
@@ -160,6 +160,11 @@ for name in sorted(n for n, c in cells.items() if c["type"] == "MULT18X18D"):
             moves.append((pin, one(cells[drv[0]], "DI")))
         if ok and moves:
             plans["INPUT" + group] = (key, moves, ffs)
+    # Both inputs or neither: nextpnr-ecp5 times a multiplier with one registered
+    # input as if neither were, so the multiply would count against the path into
+    # the register (the logic in front of it, then 3.5 ns), not after it.
+    if len([g for g in plans if g.startswith("INPUT")]) == 1:
+        plans = {}
     pins = [p for p in conn if p[0] == "P" and p[1:].isdigit()]
     ffs, moves, key, ok = set(), [], None, True
     for pin in pins:
