@@ -46,9 +46,14 @@ module tpu_requant (
   reg         [62:0] half_qp, half_q;
 
   // Stage 3: their exact sum, the 64-bit product (|p| <= 2^62). hh and ll do not
-  // overlap (ll is below 2^32), so it is one add of the two middle terms onto them.
-  wire signed [63:0] mid_d = ($signed({{30{hl_q[33]}}, hl_q}) + $signed({{30{lh_q[33]}}, lh_q})) <<< 16;
-  wire signed [63:0] p_d   = $signed({hh_q[31:0], ll_q[31:0]}) + mid_d;
+  // overlap (ll is below 2^32), so it is {hh, ll} plus the two middle terms, added as
+  // one carry-save step (a LUT per bit) and one carry chain, not two chains in a row.
+  wire [63:0] t_out = {hh_q[31:0], ll_q[31:0]};
+  wire [63:0] t_hl  = {{14{hl_q[33]}}, hl_q, 16'd0};
+  wire [63:0] t_lh  = {{14{lh_q[33]}}, lh_q, 16'd0};
+  wire [63:0] cs_sum   = t_out ^ t_hl ^ t_lh;
+  wire [63:0] cs_carry = (t_out & t_hl) | (t_out & t_lh) | (t_hl & t_lh);
+  wire signed [63:0] p_d = $signed(cs_sum + {cs_carry[62:0], 1'b0});
   reg  signed [63:0] p_q;
 
   // Stage 4: the rounding add on the magnitude, |p| + half, in one carry chain:
@@ -165,7 +170,7 @@ module tpu_requant (
 
   assign out_valid_o = v6_q;
   assign out_o       = out_q;
-  wire unused = ^{above_d[1:0], hh_q[33:32], ll_q[33:32]};  // (|hh| <= 2^30, 0 <= ll < 2^32)
+  wire unused = ^{above_d[1:0], hh_q[33:32], ll_q[33:32], cs_carry[63]};  // (|hh| <= 2^30, 0 <= ll < 2^32; mod 2^64)
 endmodule
 
 `default_nettype wire
