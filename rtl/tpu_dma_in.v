@@ -115,8 +115,12 @@ module tpu_dma_in #(
     else
       span_len_of = {1'b0, i[TPU_RHM_SEGLEN_LSB +: 6]} + 7'd1;
   endfunction
+  // an rw's rows in device memory, - 1 (the comparisons below use it as it is, no add)
+  function automatic [5:0] mem_rows_m1_of(input [127:0] i);
+    mem_rows_m1_of = i[TPU_RW_TRANSPOSE_LSB] ? i[TPU_RW_N_LSB +: 6] : i[TPU_RW_K_LSB +: 6];
+  endfunction
   function automatic [6:0] mem_rows_of(input [127:0] i);
-    mem_rows_of = {1'b0, i[TPU_RW_TRANSPOSE_LSB] ? i[TPU_RW_N_LSB +: 6] : i[TPU_RW_K_LSB +: 6]} + 7'd1;
+    mem_rows_of = {1'b0, mem_rows_m1_of(i)} + 7'd1;
   endfunction
   // Window gather: the most rows - 1 (0 or a power of two) of a group, whose segment's
   // span m*stride + seglen fits SpanMax bytes; 0 when the rhm is not gathered.
@@ -240,10 +244,10 @@ module tpu_dma_in #(
   // every cycle from the head (a head is only taken in its second cycle, below, so
   // they are its own by then).
   wire                 hd_is_rw_c     = hd_instr[3:0] == TPU_OP_RW;
-  wire [6:0]           hd_mem_rows_c  = mem_rows_of(hd_instr);
+  wire [6:0]           hd_mem_m1_c    = {1'b0, mem_rows_m1_of(hd_instr)};
   wire                 hd_last_seg_c  = hd_instr[TPU_RHM_SEGS_LSB +: 6] == 6'd0;
-  wire                 hd_last_row_c  = hd_is_rw_c ? hd_mem_rows_c == 7'd1 : hd_instr[TPU_RHM_ROWS_LSB +: 16] == 16'd0;
-  wire                 hd_full_tile_c = hd_mem_rows_c == N[6:0];
+  wire                 hd_last_row_c  = hd_is_rw_c ? hd_mem_m1_c == 7'd0 : hd_instr[TPU_RHM_ROWS_LSB +: 16] == 16'd0;
+  wire                 hd_full_tile_c = hd_mem_m1_c == N[6:0] - 7'd1;
   reg                  hd_last_seg, hd_last_row, hd_full_tile, hd_fin;
   reg  [5:0]           hd_pen_seg;
   reg  [15:0]          hd_pen_row;
@@ -253,7 +257,7 @@ module tpu_dma_in #(
     hd_full_tile <= hd_full_tile_c;
     // (a row past the last never comes: -1 as 16 bits, 127 for rw's at most 64 rows)
     hd_pen_seg   <= hd_instr[TPU_RHM_SEGS_LSB +: 6] - 6'd1;
-    hd_pen_row   <= hd_is_rw_c ? {9'd0, hd_mem_rows_c - 7'd2} : hd_instr[TPU_RHM_ROWS_LSB +: 16] - 16'd1;
+    hd_pen_row   <= hd_is_rw_c ? {9'd0, hd_mem_m1_c - 7'd1} : hd_instr[TPU_RHM_ROWS_LSB +: 16] - 16'd1;
     hd_fin       <= fin_of(hd_is_rw_c, hd_instr[TPU_RW_TRANSPOSE_LSB],
                            GatherSegs > 0 && hd_gm1 != {GBits{1'b0}}, hd_last_seg_c, hd_last_row_c,
                            hd_full_tile_c);
@@ -303,7 +307,7 @@ module tpu_dma_in #(
     reg [15:0] rm1;
   begin
     rm1 = i[TPU_RHM_ROWS_LSB +: 16];
-    if (i[3:0] == TPU_OP_RW) rq_last_of = row[6:0] == mem_rows_of(i) - 7'd1;
+    if (i[3:0] == TPU_OP_RW) rq_last_of = row[6:0] == {1'b0, mem_rows_m1_of(i)};
     else rq_last_of = seg == i[TPU_RHM_SEGS_LSB +: 6] &&
                       (g != {GBits{1'b0}} ? rm1 - row == {{(16-GBits){1'b0}}, group_m1(g, {1'b0, rm1 - row})}
                                           : row == rm1);
