@@ -42,6 +42,16 @@ if d:
         check("p_both's multiplier registers %s" % r, s(mult["parameters"].get("REG_%s_CLK" % r)) == "CLK0")
     a_bits = set(bits("a"))
     check("p_both's multiplier takes a itself", any(mult["connections"][p][0] in a_bits for p in mult["connections"] if p.startswith("A") and p[1:].isdigit()))
+# p_mixed: only one input register movable, so neither input register moves (nextpnr
+# would time the multiply into it); the output register still does
+d = drivers("p_mixed")
+check("p_mixed driven by multiplier outputs", d and all(t == "MULT18X18D" and p.startswith("P") for t, p, _ in d))
+if d:
+    mult = d[0][2]
+    check("p_mixed's output registered", s(mult["parameters"].get("REG_OUTPUT_CLK")) == "CLK0")
+    for r in ("INPUTA", "INPUTB"):
+        check("p_mixed's %s not registered" % r, s(mult["parameters"].get("REG_%s_CLK" % r, "NONE")) == "NONE")
+    check("m_q left a flip-flop", any(t == "TRELLIS_FF" for t, _, _ in drivers("m_q")))
 d = drivers("p_reset")
 check("p_reset still from flip-flops (they reset)", d and all(t == "TRELLIS_FF" for t, _, _ in d))
 d = drivers("p_comb")

@@ -13,6 +13,7 @@ module pack_cases (
     output reg  [15:0] p_both,    // inputs and output registered: all three groups move
     output reg  [15:0] p_reset,   // output register with a reset: stays
     output wire [15:0] p_comb,    // no registers at all: nothing to move
+    output reg  [15:0] p_mixed,   // only A's input register movable (B from logic): A's stays, the output moves
     output reg  [35:0] ram_out,   // a plain register after the RAM read: moves (OUTREG)
     output reg  [35:0] ram_en,    // ... with an enable: moves, the enable on OCE
     output wire [35:0] ram_logic  // logic after the RAM read: stays
@@ -27,6 +28,11 @@ module pack_cases (
     if (rst) p_reset <= 16'd0;
     else     p_reset <= $signed(a) * $signed(b);
   assign p_comb = a * b;
+  reg [7:0] m_q;
+  always @(posedge clk) begin
+    m_q     <= a ^ b;
+    p_mixed <= $signed(m_q) * $signed(a & b);
+  end
 
   (* no_rw_check *) reg [35:0] mem1 [0:511];
   (* no_rw_check *) reg [35:0] mem2 [0:511];
