@@ -218,10 +218,6 @@ module tpu_scoreboard #(
   end
   always @(*) if (!f_loaded) assume (!cand_valid_i);
 
-  function automatic meets(input [AddrBits-1:0] alo, input [HiBits-1:0] ahi,
-                           input [AddrBits-1:0] blo, input [HiBits-1:0] bhi);
-    meets = {1'b0, alo} < bhi && {1'b0, blo} < ahi;
-  endfunction
 
   // f_order[Slots*a + b]: slot a's instruction issued before slot b's (both in flight).
   reg [Slots*Slots-1:0] f_order;
