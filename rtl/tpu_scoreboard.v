@@ -218,7 +218,6 @@ module tpu_scoreboard #(
   end
   always @(*) if (!f_loaded) assume (!cand_valid_i);
 
-
   // f_order[Slots*a + b]: slot a's instruction issued before slot b's (both in flight).
   reg [Slots*Slots-1:0] f_order;
   integer fo, fp;
