@@ -136,9 +136,12 @@ module tpu_scoreboard #(
   // from registers, are settled before the comparisons, and the groups and the OR
   // after them stay the two small levels they are written as; synthesis, which takes
   // every input as equally early, would otherwise spread the comparisons deeper.)
-  (* keep *) wire [OvBits-1:0] pair_en  = pair_on(nxt_unit_i, cand_unit_i, 1'b1);
-  (* keep *) wire [3:0]        pair_grp = clash_groups(pair_en, overlaps(nxt, cand[RangeBits-1:0]));
-  (* keep *) wire              pair     = |pair_grp;
+  (* keep *) wire [OvBits-1:0] pair_en;
+  (* keep *) wire [3:0]        pair_grp;
+  (* keep *) wire              pair;
+  assign pair_en  = pair_on(nxt_unit_i, cand_unit_i, 1'b1);
+  assign pair_grp = clash_groups(pair_en, overlaps(nxt, cand[RangeBits-1:0]));
+  assign pair     = |pair_grp;
 
   // The lowest free slot.
   reg [SlotBits-1:0] alloc;
@@ -165,14 +168,17 @@ module tpu_scoreboard #(
       always @(posedge clk_i) if (take) desc_q <= cand;
 
       wire [1:0] unit_q = desc_q[DescBits-1 -: 2];
-      (* keep *) wire [OvBits-1:0] hit_en  = pair_on(nxt_unit_i, unit_q, valid_q);
-      (* keep *) wire [3:0]        hit_grp = clash_groups(hit_en, overlaps(nxt, desc_q[RangeBits-1:0]));
+      (* keep *) wire [OvBits-1:0] hit_en;
+      (* keep *) wire [3:0]        hit_grp;
+      (* keep *) wire              by_hit, held, by_pair, other;
+      assign hit_en  = pair_on(nxt_unit_i, unit_q, valid_q);
+      assign hit_grp = clash_groups(hit_en, overlaps(nxt, desc_q[RangeBits-1:0]));
       // mask_q[i] <= load_i ? (take ? pair : hit && !leave) : mask_q[i] && !leave, with
       // the comparisons' groups last
-      (* keep *) wire by_hit = load_i && !take && !leave;
-      (* keep *) wire held   = !load_i && mask_q[i] && !leave;
-      (* keep *) wire by_pair = load_i && take;
-      (* keep *) wire other  = held || (by_hit && |hit_grp);
+      assign by_hit  = load_i && !take && !leave;
+      assign held    = !load_i && mask_q[i] && !leave;
+      assign by_pair = load_i && take;
+      assign other   = held || (by_hit && |hit_grp);
       always @(posedge clk_i) mask_q[i] <= by_pair ? pair : other;
       assign valid[i]    = valid_q;
       // units whose instructions can still fault after issue (bus error, act parameters)

@@ -54,6 +54,13 @@ for file in rtl/tpu_*.v; do
       run "yosys $top LogicProduct=1" yosys -q -p "read_verilog -Irtl rtl/tpu_*.v; chparam -set LogicProduct 1 $top;
         hierarchy -check -top $top; proc; check -assert"
     fi
+    # the PE without the same-cycle write bypass (every column but the array's first)
+    if grep -q "parameter integer WriteBypass" "$file"; then
+      run "verilator $top WriteBypass=0" verilator --lint-only -Wall -y rtl -GWriteBypass=0 --top-module "$top" "$file"
+      run "iverilog $top WriteBypass=0" iverilog -g2005 -Wall -I rtl -o /dev/null -s "$top" -P"$top".WriteBypass=0 rtl/tpu_*.v
+      run "yosys $top WriteBypass=0" yosys -q -p "read_verilog -Irtl rtl/tpu_*.v; chparam -set WriteBypass 0 $top;
+        hierarchy -check -top $top; proc; check -assert"
+    fi
   fi
 done
 # Board tops (rtl/<family>/): the same three readers, with the vendor primitives from
