@@ -83,6 +83,7 @@ module tpu_core #(
     output wire [3:0]              dbg_unit_busy_o,   // DMA-in, matrix, activation, DMA-out
     output wire [4*8-1:0]          dbg_queue_count_o  // entries in each unit's queue
 );
+`include "tpu_isa.vh"
   localparam integer N         = ArraySize;
   localparam integer Counters  = 11;
   localparam integer SlotBits  = (Slots > 1) ? $clog2(Slots) : 1;
@@ -168,7 +169,7 @@ module tpu_core #(
       .whm_slot_i(whm_head_slot), .whm_hold_o(whm_hold),
       .retire_i(retire_in | retire_mmc | retire_act | retire_out),
       .fault_i({fault_out, fault_act, fault_in}),
-      .fault_code_i({4'd6, 4'd7, 4'd6}),   // BUS_ERROR, ACT_PARAM, BUS_ERROR
+      .fault_code_i({TPU_ERR_BUS_ERROR, TPU_ERR_ACT_PARAM, TPU_ERR_BUS_ERROR}),
       .fault_pc_i({fault_pc_out, fault_pc_act, fault_pc_in}),
       .err_valid_o(err_valid), .err_pc_o(err_pc), .clear_o(clear),
       .scrub_o(scrub), .scrub_addr_o(scrub_addr),
