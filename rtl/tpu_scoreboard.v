@@ -64,8 +64,8 @@ module tpu_scoreboard #(
   localparam integer RangeBits = 4 * AddrBits + 4 * HiBits + MemBits + MemBits + 1;
   localparam integer DescBits  = 2 + RangeBits;
 
-  // conflict(c, s): candidate c may not issue while s is in flight (s valid, another
-  // unit). Reads clash with writes both ways, writes with writes; the pairs of ranges
+  // A candidate c may not issue while s is in flight (s valid, another unit) and
+  // conflicts with it: reads clash with writes both ways, writes with writes; the pairs of ranges
   // that can clash are the OvBits below. A range the instruction does not use ends at 0
   // (the decoder's rule), so it overlaps nothing and the enables stay out of the
   // comparison. (cu, su: the units; c, s: the ranges; sv: s is valid)
@@ -111,37 +111,25 @@ module tpu_scoreboard #(
       overlaps[OvMem]     = {1'b0, cml} < smh && {1'b0, sml} < cmh;
     end
   endfunction
-  // The enabled overlaps in four groups, each one small function of two pairs of
-  // comparisons (the comparisons settle last; their OR is the conflict).
-  function automatic [3:0] clash_groups(input [OvBits-1:0] on, input [OvBits-1:0] ov);
-    reg [OvBits-1:0] c;
-    begin
-      c = on & ov;
-      clash_groups = {c[6], c[5] | c[4], c[3] | c[2], c[1] | c[0]};
-    end
-  endfunction
-  function automatic conflict(input [1:0] cu, input [RangeBits-1:0] c,
-                              input [1:0] su, input [RangeBits-1:0] s, input sv);
-    conflict = |clash_groups(pair_on(cu, su, sv), overlaps(c, s));
-  endfunction
 
   wire [RangeBits-1:0] nxt = {nxt_lo_i, nxt_hi_i, nxt_mem_lo_i, nxt_mem_hi_i};
   wire [DescBits-1:0] cand = {cand_unit_i, cand_lo_i, cand_hi_i, cand_mem_lo_i, cand_mem_hi_i};
 
-  reg [Slots-1:0]   mask_q;   // the candidate conflicts with the slot
+  // mask_q[OvBits*i + p]: the candidate's pair p of ranges clashes with slot i's. Kept
+  // per pair, not per slot: each bit is then a comparison and two small LUTs away, and
+  // the OR of them all waits for the issue decision, which reads registers.
+  reg [Slots*OvBits-1:0] mask_q;
   wire [Slots-1:0]  valid, faulting;
   wire [Slots-1:0]  free = ~valid;
   wire              fire = cand_valid_i && cand_ready_o;
   // The next one against the slot taken now. (keep, here and per slot: the enables,
-  // from registers, are settled before the comparisons, and the groups and the OR
-  // after them stay the two small levels they are written as; synthesis, which takes
-  // every input as equally early, would otherwise spread the comparisons deeper.)
+  // from registers, are settled before the comparisons, and the small levels after
+  // them stay as written; synthesis, which takes every input as equally early, would
+  // otherwise spread the comparisons deeper.)
   (* keep *) wire [OvBits-1:0] pair_en;
-  (* keep *) wire [3:0]        pair_grp;
-  (* keep *) wire              pair;
-  assign pair_en  = pair_on(nxt_unit_i, cand_unit_i, 1'b1);
-  assign pair_grp = clash_groups(pair_en, overlaps(nxt, cand[RangeBits-1:0]));
-  assign pair     = |pair_grp;
+  (* keep *) wire [OvBits-1:0] pair;
+  assign pair_en = pair_on(nxt_unit_i, cand_unit_i, 1'b1);
+  assign pair    = pair_en & overlaps(nxt, cand[RangeBits-1:0]);
 
   // The lowest free slot.
   reg [SlotBits-1:0] alloc;
@@ -168,25 +156,20 @@ module tpu_scoreboard #(
       always @(posedge clk_i) if (take) desc_q <= cand;
 
       wire [1:0] unit_q = desc_q[DescBits-1 -: 2];
-      (* keep *) wire [OvBits-1:0] hit_en;
-      (* keep *) wire [3:0]        hit_grp;
-      (* keep *) wire              by_hit, held, by_pair, other;
-      assign hit_en  = pair_on(nxt_unit_i, unit_q, valid_q);
-      assign hit_grp = clash_groups(hit_en, overlaps(nxt, desc_q[RangeBits-1:0]));
-      // mask_q[i] <= load_i ? (take ? pair : hit && !leave) : mask_q[i] && !leave, with
-      // the comparisons' groups last
-      assign by_hit  = load_i && !take && !leave;
-      assign held    = !load_i && mask_q[i] && !leave;
-      assign by_pair = load_i && take;
-      assign other   = held || (by_hit && |hit_grp);
-      always @(posedge clk_i) mask_q[i] <= by_pair ? pair : other;
+      // mask <= load_i ? (take ? pair : hit & !leave) : mask & !leave, per pair: the
+      // comparisons, then the load's choice, then the take's
+      (* keep *) wire [OvBits-1:0] hit_en, hit, kept;
+      assign hit_en = pair_on(nxt_unit_i, unit_q, valid_q);
+      assign hit    = hit_en & overlaps(nxt, desc_q[RangeBits-1:0]);
+      assign kept   = (load_i ? hit : mask_q[OvBits*i +: OvBits]) & {OvBits{!leave}};
+      always @(posedge clk_i) mask_q[OvBits*i +: OvBits] <= load_i && take ? pair : kept;
       assign valid[i]    = valid_q;
       // units whose instructions can still fault after issue (bus error, act parameters)
       assign faulting[i] = valid_q && (unit_q == 2'd0 || unit_q == 2'd2);
     end
   endgenerate
 
-  assign cand_ready_o = |free && ~|mask_q;
+  assign cand_ready_o = |free && ~|mask_q;   // (every slot's every pair)
   assign cand_slot_o  = alloc;
   assign busy_o       = |valid;
   assign may_fault_o  = faulting;
@@ -197,8 +180,8 @@ module tpu_scoreboard #(
   // writes: act after mmc on the accumulators, whm after act on the UB) and a whm after
   // an rhm (its fence holds it until the rhm has retired); no rhm or rw reading bytes
   // of a whm in flight. And the registered comparison is the combinational one: once
-  // a candidate has been loaded, mask_q holds, per slot, exactly whether it conflicts
-  // with that slot.
+  // a candidate has been loaded, mask_q holds, per slot and pair of ranges, exactly
+  // whether it clashes with that slot.
   reg f_past_valid = 1'b0;
   always @(posedge clk_i) f_past_valid <= 1'b1;
   always @(*) if (!f_past_valid) assume (!rst_ni);
@@ -239,8 +222,9 @@ module tpu_scoreboard #(
     for (fa = 0; fa < Slots; fa = fa + 1) begin : g_fmask
       always @(*)
         if (rst_ni && f_loaded)
-          assert (mask_q[fa] == conflict(cand_unit_i, cand[RangeBits-1:0], g_slot[fa].unit_q,
-                                         g_slot[fa].desc_q[RangeBits-1:0], g_slot[fa].valid_q));
+          assert (mask_q[OvBits*fa +: OvBits] ==
+                  (pair_on(cand_unit_i, g_slot[fa].unit_q, g_slot[fa].valid_q) &
+                   overlaps(cand[RangeBits-1:0], g_slot[fa].desc_q[RangeBits-1:0])));
     end
     for (fa = 0; fa < Slots; fa = fa + 1) begin : g_fa
       for (fb = 0; fb < Slots; fb = fb + 1) begin : g_fb
