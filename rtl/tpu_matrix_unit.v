@@ -37,27 +37,26 @@ module tpu_matrix_unit #(
   // The weight write is registered as the row's enable (one-hot), so the PEs' shadow
   // and first-column bypass multiplexers start at a register, not at a row decoder.
   reg [N-1:0]       w_row_we_q;
-  reg [N*8-1:0]     w_data_q;
+  reg [N*8-1:0]     in_data_q, w_data_q;
   genvar k;
   generate
     for (k = 0; k < N; k = k + 1) begin : g_row_we
       always @(posedge clk_i) w_row_we_q[k] <= rst_ni && w_we_i && w_row_i == k[RowBits-1:0];
     end
   endgenerate
-  always @(posedge clk_i) w_data_q <= w_data_i;
+  always @(posedge clk_i) begin
+    in_data_q <= in_data_i;
+    w_data_q  <= w_data_i;
+  end
 
-  // Skew: lane k (and its row's valid/switch) enters array row k after k cycles, the
-  // input register last. Rows and flags are skewed from before that register (x_early,
-  // ctrl_early), so that each row's first PE sees them a cycle ahead: tpu_pe chooses
-  // its weight then, and a logic product starts then. (Lane 0's early row is the input
-  // itself: only an array whose first row multiplies in logic takes it.)
-  wire [N*8-1:0] x_early;
-  reg  [N*8-1:0] x_skewed;
+  // Skew: lane k (and its row's valid/switch) enters array row k after k cycles. The
+  // flags are skewed from before the input register (ctrl_early), so that each row's
+  // first PE sees a switch a cycle ahead (tpu_pe chooses its weight then).
+  wire [N*8-1:0] x_skewed;
   wire [N*2-1:0] ctrl_early;
   reg  [N*2-1:0] ctrl_skewed;
   tpu_skew #(.Lanes(N), .Width(8), .Reverse(0), .Reset(0)) u_skew_data (
-      .clk_i(clk_i), .rst_ni(rst_ni), .d_i(in_data_i), .q_o(x_early));
-  always @(posedge clk_i) x_skewed <= x_early;
+      .clk_i(clk_i), .rst_ni(rst_ni), .d_i(in_data_q), .q_o(x_skewed));
   tpu_skew #(.Lanes(N), .Width(2), .Reverse(0), .Reset(1)) u_skew_ctrl (
       .clk_i(clk_i), .rst_ni(rst_ni), .d_i({N{in_switch_i, in_valid_i}}), .q_o(ctrl_early));
   always @(posedge clk_i) ctrl_skewed <= rst_ni ? ctrl_early : {N*2{1'b0}};
@@ -77,7 +76,6 @@ module tpu_matrix_unit #(
       .clk_i     (clk_i),
       .rst_ni    (rst_ni),
       .x_i       (x_skewed),
-      .x_next_i  (x_early),
       .x_valid_i (x_valid),
       .x_switch_i(x_switch),
       .x_switch_next_i(x_switch_next),

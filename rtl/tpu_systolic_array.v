@@ -12,7 +12,6 @@ module tpu_systolic_array #(
     input  wire                      rst_ni,
     // west edge, one lane per row
     input  wire [ArraySize*8-1:0]    x_i,
-    input  wire [ArraySize*8-1:0]    x_next_i,         // next cycle's x_i (for the logic products)
     input  wire [ArraySize-1:0]      x_valid_i,
     input  wire [ArraySize-1:0]      x_switch_i,
     input  wire [ArraySize-1:0]      x_switch_next_i,  // next cycle's x_valid_i & x_switch_i
@@ -49,7 +48,6 @@ module tpu_systolic_array #(
             .clk_i     (clk_i),
             .rst_ni    (rst_ni),
             .x_i       (x_h[8*(r*(N+1)+c) +: 8]),
-            .x_next_i  (c == 0 ? x_next_i[8*r +: 8] : x_h[8*(r*(N+1)+c-1) +: 8]),
             .x_valid_i (xv_h[r*(N+1)+c]),
             .x_switch_i(xs_h[r*(N+1)+c]),
             .x_o       (x_h[8*(r*(N+1)+c+1) +: 8]),
