@@ -169,9 +169,14 @@ module tpu_scoreboard #(
     end
   endgenerate
 
+  // Anything in flight, as a register of its own (the next slots' OR: a slot taken now,
+  // or one valid that does not retire now), so that a sync's retirement, and the
+  // decode registers' loads behind it, start at a flip-flop.
+  reg busy_q;
+  always @(posedge clk_i) busy_q <= rst_ni && (fire || |(valid & ~retire_i));
   assign cand_ready_o = |free && ~|mask_q;   // (every slot's every pair)
   assign cand_slot_o  = alloc;
-  assign busy_o       = |valid;
+  assign busy_o       = busy_q;
   assign may_fault_o  = faulting;
 
 `ifdef FORMAL
@@ -280,8 +285,9 @@ module tpu_scoreboard #(
     end
   endgenerate
 
-  // Allocation never takes a slot in use.
+  // Allocation never takes a slot in use; busy_o is the slots' OR.
   always @(*) if (rst_ni && fire) assert (!valid[alloc]);
+  always @(*) if (f_past_valid && !f_was_rst) assert (busy_o == |valid);
 `endif
 endmodule
 
