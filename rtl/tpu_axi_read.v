@@ -46,6 +46,7 @@ module tpu_axi_read #(
     output wire [DataBits-1:0]     out_data_o,
     output wire [LaneBits:0]       out_lo_o,     // first valid byte lane
     output wire [LaneBits:0]       out_hi_o,     // one past the last valid byte lane
+    output wire [DataBits/8-1:0]   out_fill_o,   // bit k: k < hi - lo (the beat's bytes as a mask, for placing them)
     output wire                    out_last_o,
     output wire                    out_error_o,
     output wire                    out_tag_o,
@@ -198,15 +199,21 @@ module tpu_axi_read #(
   // Each beat, with its lanes, end and error, leaves through a register slice: the
   // consumer's ready and the beat's data (often straight off a slave's block RAM) meet
   // no logic on this side of it.
-  localparam integer OutBits = DataBits + 2 * (LaneBits + 1) + 3;
+  // (with the count's mask, so that a consumer places the bytes with a shift of it, not
+  // a subtraction and a comparison per lane)
+  localparam integer OutBits = DataBits + 2 * (LaneBits + 1) + Bytes + 3;
   wire [LaneBits:0] beat_lo = beat_mid_q ? {(LaneBits+1){1'b0}} : rec_lo;
   wire [LaneBits:0] beat_hi = r_ends ? rec_hi : Bytes[LaneBits:0];
+  wire [LaneBits:0] beat_cnt = beat_hi - beat_lo;
+  reg  [Bytes-1:0]  beat_fill;
+  integer k;
+  always @(*) for (k = 0; k < Bytes; k = k + 1) beat_fill[k] = k < beat_cnt;
   tpu_reg_slice #(.Width(OutBits)) u_out (
       .clk_i, .rst_ni,
       .in_valid_i(rec_valid && m_axi_rvalid_i), .in_ready_o(o_ready),
-      .in_data_i({rec_tag, err_q || bad, r_ends, beat_hi, beat_lo, m_axi_rdata_i}),
+      .in_data_i({rec_tag, err_q || bad, r_ends, beat_fill, beat_hi, beat_lo, m_axi_rdata_i}),
       .out_valid_o(out_valid_o), .out_ready_i(out_ready_i),
-      .out_data_o({out_tag_o, out_error_o, out_last_o, out_hi_o, out_lo_o, out_data_o}));
+      .out_data_o({out_tag_o, out_error_o, out_last_o, out_fill_o, out_hi_o, out_lo_o, out_data_o}));
   assign m_axi_rready_o = rec_valid && o_ready;
   assign busy_o         = spans_q != {(CntBits+1){1'b0}};
 
@@ -233,7 +240,8 @@ module tpu_axi_read #(
     if (f_run && $past(out_valid_o && !out_ready_i)) begin
       assert (out_valid_o);
       assert (out_data_o == $past(out_data_o) && out_lo_o == $past(out_lo_o) &&
-              out_hi_o == $past(out_hi_o) && out_last_o == $past(out_last_o) &&
+              out_hi_o == $past(out_hi_o) && out_fill_o == $past(out_fill_o) &&
+              out_last_o == $past(out_last_o) &&
               out_error_o == $past(out_error_o));
     end
   end

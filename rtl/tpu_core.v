@@ -192,6 +192,7 @@ module tpu_core #(
   wire [11:0]          rd_cmd_len;
   wire [DmaWidth-1:0]  rd_data;
   wire [LaneBits:0]    rd_lo, rd_hi;
+  wire [DmaWidth/8-1:0] rd_fill;
   wire                 rd_last, rd_error, rd_tag, rd_busy;   // tag 0: fetch, 1: DMA-in
   wire                 fq_valid, dq_valid, fb_ready, db_ready;
   wire [31:0]          fq_addr, dq_addr;
@@ -211,7 +212,7 @@ module tpu_core #(
       .m_axi_arburst_o, .m_axi_rvalid_i, .m_axi_rready_o, .m_axi_rdata_i, .m_axi_rresp_i,
       .m_axi_rlast_i,
       .out_valid_o(rd_out_valid), .out_ready_i(rd_out_ready), .out_data_o(rd_data),
-      .out_lo_o(rd_lo), .out_hi_o(rd_hi), .out_last_o(rd_last), .out_error_o(rd_error),
+      .out_lo_o(rd_lo), .out_hi_o(rd_hi), .out_fill_o(rd_fill), .out_last_o(rd_last), .out_error_o(rd_error),
       .out_tag_o(rd_tag), .busy_o(rd_busy));
 
   tpu_fetch #(.DataBits(DmaWidth), .DramBytes(DramBytes)) u_fetch (
@@ -343,7 +344,7 @@ module tpu_core #(
       .req_valid_o(dq_valid), .req_ready_i(rd_cmd_ready && pick_dma), .req_addr_o(dq_addr),
       .req_len_o(dq_len),
       .beat_valid_i(rd_out_valid && rd_tag), .beat_ready_o(db_ready), .beat_data_i(rd_data), .beat_lo_i(rd_lo),
-      .beat_hi_i(rd_hi), .beat_last_i(rd_last), .beat_error_i(rd_error),
+      .beat_hi_i(rd_hi), .beat_fill_i(rd_fill), .beat_last_i(rd_last), .beat_error_i(rd_error),
       .ubw_valid_o(ubw_in), .ubw_ready_i(ubw_in_ready), .ubw_addr_o(ubw_addr_in),
       .ubw_data_o(ubw_data_in),
       .wf_valid_o(wf_wvalid), .wf_ready_i(wf_wready_seen), .wf_free_i(wf_free_seen), .wf_data_o(wf_wdata),

@@ -62,6 +62,7 @@ module tpu_dma_in #(
     input  wire [DataBits-1:0]    beat_data_i,
     input  wire [LaneBits:0]      beat_lo_i,
     input  wire [LaneBits:0]      beat_hi_i,
+    input  wire [DataBits/8-1:0]  beat_fill_i,   // bit k: k < hi - lo (tpu_axi_read)
     input  wire                   beat_last_i,
     input  wire                   beat_error_i,
     // unified-buffer row writes (granted by the core)
@@ -383,29 +384,32 @@ module tpu_dma_in #(
   // lane j takes byte j - pos + lo when 0 <= j - pos < hi - lo. That byte index is
   // j + (lo - pos) modulo the beat's bytes: one rotation of the beat by lo - pos, a
   // log shifter shared by all lanes, not a byte multiplexer with its own index per lane.
-  // (In a few bits: the lane's offset from pos is RelBits wide, so no wide carry chain
-  // lies between the beat and the row.)
+  // (In a few bits, RelBits, wide enough for the count hi - lo and pos alike.)
   localparam integer RelBits = ((PosBits > LaneBits) ? PosBits : LaneBits) + 2;
   wire [RelBits-1:0] beat_cnt = {{(RelBits-LaneBits-1){1'b0}}, beat_hi_i} - {{(RelBits-LaneBits-1){1'b0}}, beat_lo_i};
   wire [RelBits-1:0] pos_wide = {{(RelBits-PosBits){1'b0}}, pos_q};
   wire [LaneBits-1:0]   rot = beat_lo_i[LaneBits-1:0] - pos_wide[LaneBits-1:0];
   wire [2*DataBits-1:0] beat_twice = {beat_data_i, beat_data_i};
   wire [DataBits-1:0]   rotated = beat_twice[8*rot +: DataBits];  // byte b: beat byte b + rot
-  reg [N*8-1:0] placed;
-  reg [N-1:0]   lane_hit;
-  integer j, r;
-  reg [RelBits-1:0]  rel;
-  always @(*) begin
-    placed   = {N*8{1'b0}};
-    lane_hit = {N{1'b0}};
-    for (j = 0; j < N; j = j + 1) begin
-      rel = j[RelBits-1:0] - pos_wide;
-      if (!rel[RelBits-1] && rel < beat_cnt) begin
-        lane_hit[j]      = 1'b1;
-        placed[8*j +: 8] = rotated[8*(j % Bytes) +: 8];
+  // Lane j takes one when j - pos is below the beat's count: the count's mask (a
+  // register in tpu_axi_read) shifted up by pos, no comparison per lane. Its byte is
+  // placed whether or not the lane takes it (every use is behind lane_hit).
+  wire [N-1:0] fill;   // (the mask's first N bits: no lane lies beyond them)
+  generate
+    if (Bytes >= N) begin : g_fill_cut
+      assign fill = beat_fill_i[N-1:0];
+      if (Bytes > N) begin : g_unused
+        wire unused_fill = ^beat_fill_i[Bytes-1:N];
       end
+    end else begin : g_fill_pad
+      assign fill = {{(N-Bytes){1'b0}}, beat_fill_i};
     end
-  end
+  endgenerate
+  wire [N-1:0]   lane_hit = fill << pos_q;
+  reg  [N*8-1:0] placed;
+  integer j, r;
+  always @(*)
+    for (j = 0; j < N; j = j + 1) placed[8*j +: 8] = rotated[8*(j % Bytes) +: 8];
   wire [PosBits-1:0] beat_count = beat_cnt[PosBits-1:0];   // the beat's bytes (hi - lo)
   reg  [N*8-1:0] row_data;   // the row this beat completes
   always @(*)
@@ -738,7 +742,7 @@ module tpu_dma_in #(
   assign read_bytes_o = (e_go ? row_bytes : 7'd0) + (good_last && !win ? span_len : 7'd0);
   assign tile_o       = pr_done && pr_last_q;
 
-  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, mem_rows, f_ub, rq_in_q, hd_count, rq_mstride[15:12], stride,
+  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, mem_rows, f_ub, rq_in_q, hd_count, rq_mstride[15:12], stride, beat_cnt, pos_wide,
                   unused_wb_count};
 endmodule
 

@@ -112,6 +112,7 @@ TEMPLATE_TEST_CASE("AXI read engine: bursts follow AXI4 rules and deliver exactl
         REQUIRE(0 <= lo);
         REQUIRE(lo < hi);
         REQUIRE(hi <= W);
+        for (int k = 0; k < W; ++k) REQUIRE(((uint32_t(dut.out_fill_o) >> k) & 1u) == uint32_t(k < hi - lo));
         for (int i = lo; i < hi; ++i) got.push_back(uint8_t(get_bits(dut.out_data_o, 8 * i, 8)));
         if (dut.out_last_o) {
           done = true;
