@@ -55,11 +55,13 @@ module tpu_decode #(
   wire [15:0] in_segstride = in_op == TPU_OP_WHM ? instr_i[TPU_WHM_GSTRIDE_LSB +: 16]
                                                  : instr_i[TPU_RHM_SEGSTRIDE_LSB +: 16];
   wire [21:0] in_seg_span = instr_i[TPU_RHM_SEGS_LSB +: 6] * in_segstride;
-  // act: its accumulator rows (rows * pool); whm: its UB rows (rows * groups). The
-  // product of rows - 1 here, the remaining "+ times" with the sums.
-  wire [6:0]  in_times    = in_op == TPU_OP_WHM ? {1'b0, instr_i[TPU_WHM_GROUPS_LSB +: TPU_WHM_GROUPS_W]} + 7'd1
-                                                : {3'd0, instr_i[TPU_ACT_POOL_LSB +: TPU_ACT_POOL_W]} + 7'd1;
-  wire [22:0] in_rows_m1_x = in_rows_m1 * in_times;
+  // act: its accumulator rows (rows * pool); whm: its UB rows (rows * groups). As
+  // (rows - 1) * (times - 1) + (rows - 1 + times), the product's operands straight from
+  // the fields (a multiplexer, no adder, before the multiplier), the rest with the sums.
+  wire [5:0]  in_times_m1 = in_op == TPU_OP_WHM ? instr_i[TPU_WHM_GROUPS_LSB +: TPU_WHM_GROUPS_W]
+                                                : {2'd0, instr_i[TPU_ACT_POOL_LSB +: TPU_ACT_POOL_W]};
+  wire [21:0] in_rows_m1_x = in_rows_m1 * in_times_m1;
+  wire [16:0] in_rows_times = {1'b0, in_rows_m1} + {11'd0, in_times_m1} + 17'd1;
   wire [6:0]  in_seglen   = {1'b0, instr_i[TPU_RHM_SEGLEN_LSB +: 6]} + 7'd1;
   wire [6:0]  in_segs     = {1'b0, instr_i[TPU_RHM_SEGS_LSB +: 6]} + 7'd1;
   wire [13:0] in_seg_row  = in_seglen * in_segs;
@@ -93,21 +95,21 @@ module tpu_decode #(
   wire [19:0] in_ub_more   = in_tiles_m1 * instr_i[TPU_MMC_UBSTRIDE_LSB +: 16];
   wire [19:0] in_acc_more  = in_tiles_m1 * instr_i[TPU_MMC_ACCSTRIDE_LSB +: 16];
 
-  localparam integer ProdBits = 128 + 32 + 22 + 23 + 7 + 14 + 7 + 36 + 34 + 20 + 20;
-  wire [ProdBits-1:0] prod_d = {instr_i, in_row_span, in_seg_span, in_rows_m1_x, in_times,
+  localparam integer ProdBits = 128 + 32 + 22 + 22 + 17 + 14 + 7 + 36 + 34 + 20 + 20;
+  wire [ProdBits-1:0] prod_d = {instr_i, in_row_span, in_seg_span, in_rows_m1_x, in_rows_times,
                                 in_seg_row, in_tail, in_tile_lo, in_tile_hi, in_ub_more, in_acc_more};
   wire [ProdBits-1:0] prod;
   wire [127:0] instr_p;
   wire [31:0]  row_span_p;
   wire [21:0]  seg_span_p;
-  wire [22:0]  rows_m1_x_p;
-  wire [6:0]   times_p;
+  wire [21:0]  rows_m1_x_p;
+  wire [16:0]  rows_times_p;
   wire [13:0]  seg_row_p;
   wire [6:0]   tail_p;
   wire [35:0]  tile_lo_p;
   wire [33:0]  tile_hi_p;
   wire [19:0]  ub_more_p, acc_more_p;
-  assign {instr_p, row_span_p, seg_span_p, rows_m1_x_p, times_p, seg_row_p, tail_p,
+  assign {instr_p, row_span_p, seg_span_p, rows_m1_x_p, rows_times_p, seg_row_p, tail_p,
           tile_lo_p, tile_hi_p, ub_more_p, acc_more_p} = prod;
 
   // ---- sums: from the products ---------------------------------------------------------
@@ -130,7 +132,7 @@ module tpu_decode #(
   wire [16:0] acc_end_p = {1'b0, acc_p} + {1'b0, rows_m1_p} + 17'd1;
   wire [20:0] ub_all_end_p  = {5'd0, ub_p} + {5'd0, rows_m1_p} + {1'b0, ub_more_p} + 21'd1;
   wire [20:0] acc_all_end_p = {5'd0, acc_p} + {5'd0, rows_m1_p} + {1'b0, acc_more_p} + 21'd1;
-  wire [24:0] x_end_p   = {9'd0, op_p == TPU_OP_WHM ? ub_p : acc_p} + {2'd0, rows_m1_x_p} + {18'd0, times_p};
+  wire [24:0] x_end_p   = {9'd0, op_p == TPU_OP_WHM ? ub_p : acc_p} + {3'd0, rows_m1_x_p} + {8'd0, rows_times_p};
   wire [16:0] params_end_p = {1'b0, instr_p[TPU_ACT_PARAMS_LSB +: 16]} + 17'd9;
 
   localparam integer SumBits = 128 + 37 + 33 + 35 + 17 + 17 + 21 + 21 + 25 + 17 + 14;
