@@ -44,6 +44,7 @@ module tpu_weight_fifo #(
   // that a writer's "ready" and "room" are not a subtraction and a comparison deep.
   reg               full_q, nonempty_q;
   reg [PtrBits:0]   free_q;
+  reg [TileBits-1:0] tiles_q;
 
   wire             do_wr   = wr_valid_i && wr_ready_o;
   wire             do_rd   = rd_valid_o && rd_ready_i;
@@ -61,9 +62,11 @@ module tpu_weight_fifo #(
       full_q     <= 1'b0;
       nonempty_q <= 1'b0;
       free_q     <= RowsP;
+      tiles_q    <= {TileBits{1'b0}};
     end else begin
       wptr_q <= wptr_d;
       rptr_q <= rptr_d;
+      tiles_q <= wptr_d[PtrBits:RowBits] - rptr_d[PtrBits:RowBits];
       if (grow) begin
         full_q     <= free_q == {{PtrBits{1'b0}}, 1'b1};
         nonempty_q <= 1'b1;
@@ -85,8 +88,9 @@ module tpu_weight_fifo #(
   assign rd_valid_o = nonempty_q;
   assign rd_data_o  = mem_q[rptr_q[PtrBits-1:0]];
   // Whole tiles written, counted from the tile the read pointer is in: the tile
-  // pointers are the row pointers without their row-in-tile bits.
-  assign tiles_o    = wptr_q[PtrBits:RowBits] - rptr_q[PtrBits:RowBits];
+  // pointers are the row pointers without their row-in-tile bits. (A register, from the
+  // pointers' next values: the matrix unit's loader starts at a flip-flop.)
+  assign tiles_o    = tiles_q;
 
 `ifdef FORMAL
   // Promises proven by `make formal` (tests/formal/): no overflow or underflow,
@@ -103,6 +107,7 @@ module tpu_weight_fifo #(
       assert (full_q == (count == RowsP));
       assert (nonempty_q == (count != 0));
       assert (tiles_o <= DepthTiles);
+      assert (tiles_o == wptr_q[PtrBits:RowBits] - rptr_q[PtrBits:RowBits]);
       assert ({{(PtrBits+1-TileBits){1'b0}}, tiles_o} * N <= count + N - 1);
     end
   end
