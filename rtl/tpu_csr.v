@@ -122,8 +122,13 @@ module tpu_csr #(
   reg [31:0] rdata_q;
   reg [31:0] hi_latch_q;  // high word of the counter whose low word was read last
 
-  wire       r_fire = s_arvalid_i && !rvalid_q;
-  wire [7:0] ra     = s_araddr_i;
+  // A read takes its address into a register first and answers the cycle after, so that
+  // the bus's address meets the register map's decode and the counters' multiplexer
+  // only from a flip-flop.
+  reg        ra_valid_q;
+  reg  [7:0] ra_q;
+  wire       r_fire = s_arvalid_i && !rvalid_q && !ra_valid_q;
+  wire [7:0] ra     = ra_q;
   wire       r_counter = ra >= CounterBase && {1'b0, ra} < CounterEnd && ra[1:0] == 2'b00;
   wire [7:0] r_off     = ra - CounterBase;
   wire [4:0] r_index   = r_off[7:3];
@@ -155,15 +160,17 @@ module tpu_csr #(
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
-      rvalid_q <= 1'b0;
-    end else if (r_fire) begin
-      rvalid_q <= 1'b1;
-    end else if (s_rready_i) begin
-      rvalid_q <= 1'b0;
+      ra_valid_q <= 1'b0;
+      rvalid_q   <= 1'b0;
+    end else begin
+      ra_valid_q <= r_fire;
+      if (ra_valid_q)      rvalid_q <= 1'b1;
+      else if (s_rready_i) rvalid_q <= 1'b0;
     end
   end
   always @(posedge clk_i) begin
-    if (r_fire) begin
+    if (r_fire) ra_q <= s_araddr_i;
+    if (ra_valid_q) begin
       rdata_q <= rdata_d;
       rresp_q <= rok_d ? Okay : SlvErr;
       if (r_counter && !r_off[2]) hi_latch_q <= counter[63:32];
@@ -174,7 +181,7 @@ module tpu_csr #(
   assign s_wready_o   = w_fire;
   assign s_bvalid_o   = bvalid_q;
   assign s_bresp_o    = bresp_q;
-  assign s_arready_o  = !rvalid_q;
+  assign s_arready_o  = !rvalid_q && !ra_valid_q;
   assign s_rvalid_o   = rvalid_q;
   assign s_rdata_o    = rdata_q;
   assign s_rresp_o    = rresp_q;
