@@ -93,6 +93,7 @@ module tpu_axi_read #(
   wire [LenBits-1:0]      cap_m1   = CapM1I[LenBits-1:0];
   wire [LenBits-1:0]      lim_m1;   // the next burst's beats minus one: min(room, cap)
   wire                    last;     // ... and it is the span's last
+  wire [31-LaneBits:0]    word_next;   // the first word after that burst
   localparam integer CapBits = $clog2(MaxBeats);
   generate
     if (MaxBeats >= 2 && (1 << CapBits) == MaxBeats && MaxBeats < PageWords) begin : g_pow2
@@ -103,10 +104,15 @@ module tpu_axi_read #(
       assign lim_m1 = near_end ? {{(LenBits-CapBits){1'b0}}, ~word_q[CapBits-1:0]} : cap_m1;
       assign last   = need_m1_q[LenBits-1:CapBits] == {(LenBits-CapBits){1'b0}} &&
                       (!near_end || need_m1_q[CapBits-1:0] <= ~word_q[CapBits-1:0]);
+      // word + lim + 1 is word + 2^c, or at the page's end word rounded up to it: the
+      // word's high bits plus one either way, its low c bits kept or cleared (so the
+      // next word is not the cap's logic and a carry chain deep)
+      assign word_next = {word_q[31-LaneBits:CapBits] + 1'b1, near_end ? {CapBits{1'b0}} : word_q[CapBits-1:0]};
     end else begin : g_any
       wire [LenBits-1:0] room_m1 = {{(LenBits-PwBits){1'b0}}, ~word_q[PwBits-1:0]};
       assign lim_m1 = room_m1 < cap_m1 ? room_m1 : cap_m1;
       assign last   = need_m1_q <= lim_m1;
+      assign word_next = word_q + {{(32-LaneBits-LenBits){1'b0}}, lim_m1} + 1'b1;
     end
   endgenerate
 
@@ -143,7 +149,7 @@ module tpu_axi_read #(
       tag_q     <= cq_tag;
     end else if (plan) begin
       w_first_q <= 1'b0;
-      word_q    <= word_q + {{(32-LaneBits-LenBits){1'b0}}, lim_m1} + 1'b1;
+      word_q    <= word_next;
       need_m1_q <= need_m1_q - lim_m1 - 1'b1;
     end
     if (plan) begin
