@@ -151,12 +151,12 @@ module tpu_controller #(
   wire flush = !rst_ni || begin_run || (running && stopping_q);
   reg  [CreditBits-1:0] credit_q;
   wire                  r_take = flow && f_valid_i && credit_q != {CreditBits{1'b0}};
+  // (R's instruction register is the decoder's first: tpu_decode registers it with the
+  // multipliers' operands beside it)
   reg                   r_valid_q;
-  reg  [127:0]          r_instr_q;
   reg  [35:0]           r_side_q;   // pc and fetch fault
   always @(posedge clk_i) begin
     r_valid_q <= !flush && r_take;
-    r_instr_q <= f_instr_i;
     r_side_q  <= {f_pc_i, f_fault_i};
   end
 
@@ -170,7 +170,7 @@ module tpu_controller #(
   wire [32:0]               s_mem_hi;
   tpu_decode #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
                .DramBytes(DramBytes), .AddrBits(AddrBits), .Registered(2)) u_decode (
-      .clk_i, .instr_i(r_instr_q), .instr_o(s_instr),
+      .clk_i, .instr_i(f_instr_i), .load_i(r_take), .instr_o(s_instr),
       .op_o(s_op), .error_o(s_dec_err), .unit_o(s_unit), .en_o(s_en),
       .lo_o(s_lo), .hi_o(s_hi), .mem_lo_o(s_mem_lo), .mem_hi_o(s_mem_hi));
   wire        s_valid;

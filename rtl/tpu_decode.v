@@ -6,11 +6,12 @@
 //
 // Three parts: the products (multipliers) of instr_i's fields, then the sums of those
 // (at most two carry chains in a row), then the comparisons and the ranges. With
-// Registered = 1 a register follows each of the first two parts (loaded every cycle: the
-// outputs describe the instruction given two cycles earlier, which comes out as
-// instr_o), so that no cycle holds more than one multiplier or two carry chains; with 2
-// a third follows the comparisons (the error's four causes, not yet its code, and the
-// ranges), three cycles; with 0 everything is combinational (the small core).
+// Registered = 1 instr_i is registered first (with the multipliers' operands, apart)
+// and a register follows each of the first two parts (loaded every cycle: the outputs
+// describe the instruction given three cycles earlier, which comes out as instr_o), so
+// that no cycle holds more than one multiplier or two carry chains; with 2 a fourth
+// follows the comparisons (the error's four causes, not yet its code, and the ranges),
+// four cycles; with 0 everything is combinational (the small core).
 `default_nettype none
 
 module tpu_decode #(
@@ -24,6 +25,7 @@ module tpu_decode #(
 ) (
     input  wire                    clk_i,      // (Registered >= 1)
     input  wire [127:0]            instr_i,
+    input  wire                    load_i,     // a valid instruction is on instr_i (Registered >= 1)
     output wire [127:0]            instr_o,    // the instruction the outputs describe
     output wire [3:0]              op_o,
     output wire [3:0]              error_o,    // TPU_ERR_*: the smallest applicable code
@@ -41,44 +43,92 @@ module tpu_decode #(
   wire [36:0] Ub   = {5'd0, ub_u};
   wire [36:0] Acc  = {5'd0, acc_u};
 
-  // ---- products: from instr_i ----------------------------------------------------------
-  wire [3:0]  in_op       = instr_i[3:0];
+  // ---- the input -------------------------------------------------------------------------
+  // With Registered >= 1 the instruction is registered here first (the controller's fetch
+  // register), and beside it every multiplier's operands, computed from instr_i, in
+  // registers of their own that load only with a valid instruction (load_i): synthesis
+  // then keeps them apart from the instruction's register, each feeds its multiplier
+  // alone, and the ECP5 build packs them into the MULT18X18D's input registers, so that
+  // no logic and no long route lies between a register and a multiplier.
+  localparam integer OpBits = 16 + 16 + 6 + 16 + 16 + 6 + 7 + 7 + 4 + 16 + 16;
+  function automatic [OpBits-1:0] mul_operands(input [127:0] i);
+    reg [3:0]  op;
+    reg [5:0]  rw_rows_m1;
+    begin
+      op = i[3:0];
+      rw_rows_m1 = i[TPU_RW_TRANSPOSE_LSB] ? i[TPU_RW_N_LSB +: 6] : i[TPU_RW_K_LSB +: 6];
+      mul_operands = {
+          op == TPU_OP_RW ? {10'd0, rw_rows_m1} : i[TPU_MMC_ROWS_LSB +: 16],      // rows spanned - 1
+          i[TPU_RHM_STRIDE_LSB +: 16],                                            // their stride
+          i[TPU_RHM_SEGS_LSB +: 6],                                               // segments - 1
+          op == TPU_OP_WHM ? i[TPU_WHM_GSTRIDE_LSB +: 16] : i[TPU_RHM_SEGSTRIDE_LSB +: 16],
+          i[TPU_MMC_ROWS_LSB +: 16],                                              // rows - 1
+          op == TPU_OP_WHM ? i[TPU_WHM_GROUPS_LSB +: TPU_WHM_GROUPS_W]            // times - 1
+                           : {2'd0, i[TPU_ACT_POOL_LSB +: TPU_ACT_POOL_W]},
+          {1'b0, i[TPU_RHM_SEGLEN_LSB +: 6]} + 7'd1,                              // segment bytes
+          {1'b0, i[TPU_RHM_SEGS_LSB +: 6]} + 7'd1,                                // segments
+          op == TPU_OP_RW ? i[TPU_RW_TILES_LSB +: 4] :                            // tiles - 1
+          op == TPU_OP_MMC ? i[TPU_MMC_TILES_LSB +: 4] : 4'd0,
+          i[TPU_MMC_UBSTRIDE_LSB +: 16], i[TPU_MMC_ACCSTRIDE_LSB +: 16]};
+    end
+  endfunction
+  wire [127:0]      ins;
+  wire [OpBits-1:0] ops;
+  generate
+    if (Registered >= 1) begin : g_in_reg
+      reg [127:0]      ins_q;
+      reg [OpBits-1:0] ops_q;
+      always @(posedge clk_i) begin
+        ins_q <= instr_i;
+        if (load_i) ops_q <= mul_operands(instr_i);
+      end
+      assign ins = ins_q;
+      assign ops = ops_q;
+    end else begin : g_in_comb
+      assign ins = instr_i;
+      assign ops = mul_operands(instr_i);
+      wire unused_load = load_i;
+    end
+  endgenerate
+  wire [15:0] op_span_rows, op_stride, op_segstride, op_rows_m1, op_ubstride, op_accstride;
+  wire [5:0]  op_segs_m1, op_times_m1;
+  wire [6:0]  op_seglen, op_segs;
+  wire [3:0]  op_tiles_m1;
+  assign {op_span_rows, op_stride, op_segs_m1, op_segstride, op_rows_m1, op_times_m1, op_seglen, op_segs,
+          op_tiles_m1, op_ubstride, op_accstride} = ops;
+
+  // ---- products: from the instruction (ins) and the multipliers' operands (ops) -------
+  wire [3:0]  in_op       = ins[3:0];
   // As narrow as their operands (one 16x16 multiplier serves rhm, whm and rw, whose row
   // count and stride sit in the same bits or are 6 bits wide).
-  wire        in_transpose = instr_i[TPU_RW_TRANSPOSE_LSB];
-  wire [15:0] in_rows_m1  = instr_i[TPU_MMC_ROWS_LSB +: 16];
-  wire [15:0] in_stride   = instr_i[TPU_RHM_STRIDE_LSB +: 16];
-  wire [5:0]  in_rw_rows_m1 = in_transpose ? instr_i[TPU_RW_N_LSB +: 6] : instr_i[TPU_RW_K_LSB +: 6];
-  wire [15:0] in_span_rows  = in_op == TPU_OP_RW ? {10'd0, in_rw_rows_m1} : in_rows_m1;
-  wire [31:0] in_row_span = in_span_rows * in_stride;
+  wire        in_transpose = ins[TPU_RW_TRANSPOSE_LSB];
+  wire [15:0] in_rows_m1  = ins[TPU_MMC_ROWS_LSB +: 16];
+  wire [31:0] in_row_span = op_span_rows * op_stride;
   // rhm: segs - 1 segment strides; whm: groups - 1 group strides (the counts share bits)
-  wire [15:0] in_segstride = in_op == TPU_OP_WHM ? instr_i[TPU_WHM_GSTRIDE_LSB +: 16]
-                                                 : instr_i[TPU_RHM_SEGSTRIDE_LSB +: 16];
-  wire [21:0] in_seg_span = instr_i[TPU_RHM_SEGS_LSB +: 6] * in_segstride;
+  wire [21:0] in_seg_span = op_segs_m1 * op_segstride;
   // act: its accumulator rows (rows * pool); whm: its UB rows (rows * groups). As
   // (rows - 1) * (times - 1) + (rows - 1 + times), the product's operands straight from
   // the fields (a multiplexer, no adder, before the multiplier), the rest with the sums.
-  wire [5:0]  in_times_m1 = in_op == TPU_OP_WHM ? instr_i[TPU_WHM_GROUPS_LSB +: TPU_WHM_GROUPS_W]
-                                                : {2'd0, instr_i[TPU_ACT_POOL_LSB +: TPU_ACT_POOL_W]};
-  wire [21:0] in_rows_m1_x = in_rows_m1 * in_times_m1;
+  wire [5:0]  in_times_m1 = in_op == TPU_OP_WHM ? ins[TPU_WHM_GROUPS_LSB +: TPU_WHM_GROUPS_W]
+                                                : {2'd0, ins[TPU_ACT_POOL_LSB +: TPU_ACT_POOL_W]};
+  wire [21:0] in_rows_m1_x = op_rows_m1 * op_times_m1;
   wire [16:0] in_rows_times = {1'b0, in_rows_m1} + {11'd0, in_times_m1} + 17'd1;
-  wire [6:0]  in_seglen   = {1'b0, instr_i[TPU_RHM_SEGLEN_LSB +: 6]} + 7'd1;
-  wire [6:0]  in_segs     = {1'b0, instr_i[TPU_RHM_SEGS_LSB +: 6]} + 7'd1;
-  wire [13:0] in_seg_row  = in_seglen * in_segs;
+  wire [6:0]  in_seglen   = {1'b0, ins[TPU_RHM_SEGLEN_LSB +: 6]} + 7'd1;
+  wire [13:0] in_seg_row  = op_seglen * op_segs;
   // The bytes of the last row past its start (rhm: the last segment; whm: the row; rw:
   // the tile row): an instruction fits when addr + tail + the span before it <= Dram.
-  wire [6:0]  in_tail     = in_op == TPU_OP_RW  ? ({1'b0, in_transpose ? instr_i[TPU_RW_K_LSB +: 6]
-                                                                       : instr_i[TPU_RW_N_LSB +: 6]} + 7'd1) :
-                            in_op == TPU_OP_WHM ? ({1'b0, instr_i[TPU_WHM_LEN_LSB +: 6]} + 7'd1) : in_seglen;
+  wire [6:0]  in_tail     = in_op == TPU_OP_RW  ? ({1'b0, in_transpose ? ins[TPU_RW_K_LSB +: 6]
+                                                                       : ins[TPU_RW_N_LSB +: 6]} + 7'd1) :
+                            in_op == TPU_OP_WHM ? ({1'b0, ins[TPU_WHM_LEN_LSB +: 6]} + 7'd1) : in_seglen;
   // rw and mmc of several tiles: how far the last tile is from the first (device bytes;
   // unified-buffer and accumulator rows), so that the checks cover every tile.
-  wire [3:0]  in_tiles_m1 = in_op == TPU_OP_RW  ? instr_i[TPU_RW_TILES_LSB +: 4] :
-                            in_op == TPU_OP_MMC ? instr_i[TPU_MMC_TILES_LSB +: 4] : 4'd0;
+  wire [3:0]  in_tiles_m1 = in_op == TPU_OP_RW  ? ins[TPU_RW_TILES_LSB +: 4] :
+                            in_op == TPU_OP_MMC ? ins[TPU_MMC_TILES_LSB +: 4] : 4'd0;
   // rw: tile_span = tile_lo + 4 * tile_hi (added with the span). Pipelined, as two
   // partial products of two bits each, one adder apiece: the 4 x 32 product is two DSPs
   // and a carry chain behind them, too long for a cycle; combinational (the small
   // core), the product itself, which costs fewer cells.
-  wire [31:0] in_tstride   = instr_i[TPU_RW_TSTRIDE_LSB +: 32];
+  wire [31:0] in_tstride   = ins[TPU_RW_TSTRIDE_LSB +: 32];
   wire [35:0] in_tile_lo;
   wire [33:0] in_tile_hi;
   generate
@@ -92,11 +142,11 @@ module tpu_decode #(
       assign in_tile_hi = 34'd0;
     end
   endgenerate
-  wire [19:0] in_ub_more   = in_tiles_m1 * instr_i[TPU_MMC_UBSTRIDE_LSB +: 16];
-  wire [19:0] in_acc_more  = in_tiles_m1 * instr_i[TPU_MMC_ACCSTRIDE_LSB +: 16];
+  wire [19:0] in_ub_more   = op_tiles_m1 * op_ubstride;
+  wire [19:0] in_acc_more  = op_tiles_m1 * op_accstride;
 
   localparam integer ProdBits = 128 + 32 + 22 + 22 + 17 + 14 + 7 + 36 + 34 + 20 + 20;
-  wire [ProdBits-1:0] prod_d = {instr_i, in_row_span, in_seg_span, in_rows_m1_x, in_rows_times,
+  wire [ProdBits-1:0] prod_d = {ins, in_row_span, in_seg_span, in_rows_m1_x, in_rows_times,
                                 in_seg_row, in_tail, in_tile_lo, in_tile_hi, in_ub_more, in_acc_more};
   wire [ProdBits-1:0] prod;
   wire [127:0] instr_p;

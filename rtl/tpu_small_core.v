@@ -212,7 +212,7 @@ module tpu_small_core #(
   wire [127:0] unused_instr;
   tpu_decode #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .DramBytes(DramBytes),
                .AddrBits(DecBits)) u_decode (
-      .clk_i, .instr_i(instr_q), .instr_o(unused_instr), .op_o(dec_op), .error_o(dec_err), .unit_o(unused_unit),
+      .clk_i, .instr_i(instr_q), .load_i(1'b1), .instr_o(unused_instr), .op_o(dec_op), .error_o(dec_err), .unit_o(unused_unit),
       .en_o(unused_en), .lo_o(unused_lo), .hi_o(unused_hi), .mem_lo_o(unused_mem_lo),
       .mem_hi_o(unused_mem_hi));
   wire wf_bad = (op == TPU_OP_RW && tiles_q == WfifoDepth[TileBits-1:0]) ||
