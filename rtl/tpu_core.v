@@ -119,7 +119,11 @@ module tpu_core #(
 
   // Soft reset returns everything but the registers to the reset state. It abandons
   // bus transfers in flight, so the host issues it only with the DMA idle (docs).
-  wire rst_n = rst_ni && !soft_reset;
+  // (A register: the units' synchronous resets and the controller's flush start at a
+  // flip-flop, not at the AND of the two; a reset then starts and ends a cycle later.)
+  reg  rst_n_q;
+  always @(posedge clk_i) rst_n_q <= rst_ni && !soft_reset;
+  wire rst_n = rst_n_q;
 
   // ---- controller and fetch -----------------------------------------------------------
   wire         fetch_start, fetch_stop, fetch_busy;
