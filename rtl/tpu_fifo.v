@@ -37,14 +37,6 @@ module tpu_fifo #(
   wire              pop   = out_valid_o && out_ready_i;
   wire [PtrBits-1:0] wr_next = wr_q + 1'b1, rd_next = rd_q + 1'b1;
   wire [PtrBits:0]   count_up = count_q + 1'b1, count_down = count_q - 1'b1;
-  // The next count and flags with a pop and without, each from push and the registers;
-  // the pop (the consumer's decision, usually the last signal to settle) only picks one.
-  (* keep *) wire [PtrBits:0] count_pop, count_stay;
-  (* keep *) wire             full_stay, nonempty_pop;
-  assign count_pop    = push ? count_q : count_down;
-  assign count_stay   = push ? count_up : count_q;
-  assign full_stay    = full_q || (push && count_q == Depth[PtrBits:0] - 1'b1);
-  assign nonempty_pop = push || count_q != {{PtrBits{1'b0}}, 1'b1};
 
   always @(posedge clk_i) begin
     if (!rst_ni || clear_i) begin
@@ -57,11 +49,10 @@ module tpu_fifo #(
       // (the sums come from registers only; push and pop just pick one)
       if (push) wr_q <= wr_next;
       if (pop)  rd_q <= rd_next;
-      count_q    <= pop ? count_pop : count_stay;
-      // (a full FIFO takes nothing, so only a push without a pop fills it; a pop leaves
-      // an entry unless it takes the last and nothing comes in)
-      full_q     <= !pop && full_stay;
-      nonempty_q <= pop ? nonempty_pop : (push || nonempty_q);
+      if (push != pop) count_q <= push ? count_up : count_down;
+      // (a full FIFO takes nothing, so only a push without a pop fills it)
+      full_q     <= (full_q && !pop) || (push && !pop && count_q == Depth[PtrBits:0] - 1'b1);
+      nonempty_q <= push || (nonempty_q && !(pop && count_q == {{PtrBits{1'b0}}, 1'b1}));
     end
   end
   // The free entry at wr_q takes the input whether or not it is pushed: nothing reads it
