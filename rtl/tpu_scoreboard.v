@@ -65,10 +65,10 @@ module tpu_scoreboard #(
   localparam integer DescBits  = 2 + RangeBits;
 
   // A candidate c may not issue while s is in flight (s valid, another unit) and
-  // conflicts with it: reads clash with writes both ways, writes with writes; the pairs of ranges
-  // that can clash are the OvBits below. A range the instruction does not use ends at 0
-  // (the decoder's rule), so it overlaps nothing and the enables stay out of the
-  // comparison. (cu, su: the units; c, s: the ranges; sv: s is valid)
+  // conflicts with it: reads clash with writes both ways, writes with writes; the pairs
+  // of ranges that can clash are the OvBits below. A range the instruction does not
+  // use ends at 0 (the decoder's rule), so it overlaps nothing and the enables stay
+  // out of the comparison. (cu, su: the units; c, s: the ranges; sv: s is valid)
   localparam integer OvUbRdWr = 0, OvUbWrRd = 1, OvUbWrWr = 2, OvAccRdWr = 3, OvAccWrRd = 4,
                      OvAccWrWr = 5, OvMem = 6, OvBits = 7;
   // Whether a pair may clash at all, from the units and validity alone (registers).
