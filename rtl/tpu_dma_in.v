@@ -233,7 +233,10 @@ module tpu_dma_in #(
   wire [GBits-1:0] rq_m1   = group_m1(rq_gm1, {1'b0, rq_rows_m1 - rq_row_q});
   wire [15:0] rq_mstride   = times(rq_m1, rq_stride);
 
-  // The hand-off: instructions the requester has taken, in order, for the consumer.
+  // The hand-off: instructions the requester has taken, in order, for the consumer. The
+  // consumer's take pops the head a cycle later (took_q), so that the FIFO's pointers and
+  // count start at a flip-flop, not at the end of the consumer's finish; the old head
+  // stays in view for that cycle, not fresh, so it is not taken twice.
   wire                 hd_valid, hd_room;
   wire [HandWidth-1:0] hd_data;
   wire [$clog2(HandDepth):0] hd_count;
@@ -378,7 +381,7 @@ module tpu_dma_in #(
   tpu_fifo #(.Width(HandWidth), .Depth(HandDepth)) u_hand (
       .clk_i, .rst_ni, .clear_i(1'b0),
       .in_valid_i(rq_take), .in_ready_o(hd_room), .in_data_i({q_gm1, q_slot_i, q_pc_i, q_instr_i}),
-      .out_valid_o(hd_valid), .out_ready_i(take), .out_data_o(hd_data), .count_o(hd_count));
+      .out_valid_o(hd_valid), .out_ready_i(took_q), .out_data_o(hd_data), .count_o(hd_count));
 
   // Place the beat's bytes [lo, hi) at lanes [pos, pos + hi - lo) of an N-byte vector:
   // lane j takes byte j - pos + lo when 0 <= j - pos < hi - lo. That byte index is
@@ -459,7 +462,7 @@ module tpu_dma_in #(
       hd_fresh_q <= 1'b0;
     end else begin
       q_fresh_q  <= q_valid_i && !rq_take;
-      hd_fresh_q <= hd_valid && !take;
+      hd_fresh_q <= hd_valid && !take && !took_q;
     end
     err_seen_q <= err_valid_i;
     // (until the run ends, when the report goes away: every instruction this unit takes
