@@ -249,6 +249,31 @@ module tpu_controller #(
                                                   ({{112{1'b0}}, 16'hffff} << TPU_MMC_UBSTRIDE_LSB) |
                                                   ({{112{1'b0}}, 16'hffff} << TPU_MMC_ACCSTRIDE_LSB)) : 128'd0;
 
+  // The skid register (K): where N's tile waits when D does not move on in the cycle N
+  // hands it over. N hands over whenever K is empty (a register), so N's loads and tile
+  // steps never wait for this cycle's issue; D loads from K if it holds one, else from N.
+  // Whatever enters D next (K's or N's tile: x_*) is what the scoreboard compares.
+  localparam integer XBits = 128 + 32 + 4 + 2 + 4 + 4 * AddrBits + 4 * (AddrBits + 1) + 2 * MemBits + 1 + 1;
+  wire [XBits-1:0] n_x = {n_instr_q & ~tiles_bits, n_pc_q, n_err_q, n_unit_q, n_en_q, n_lo_q, n_hi_q,
+                          n_mem_lo_q, n_mem_hi_q, n_last};
+  reg              k_valid_q;
+  reg  [XBits-1:0] k_x_q;
+  wire [XBits-1:0] x = k_valid_q ? k_x_q : n_x;
+  wire [127:0]              x_instr;
+  wire [31:0]               x_pc;
+  wire [3:0]                x_err;
+  wire [1:0]                x_unit;
+  wire [3:0]                x_en;
+  wire [4*AddrBits-1:0]     x_lo;
+  wire [4*(AddrBits+1)-1:0] x_hi;
+  wire [MemBits-1:0]        x_mem_lo;
+  wire [MemBits:0]          x_mem_hi;
+  wire                      x_last;
+  assign {x_instr, x_pc, x_err, x_unit, x_en, x_lo, x_hi, x_mem_lo, x_mem_hi, x_last} = x;
+  wire [3:0] x_op = x_instr[3:0];
+  // (K is written whenever it is empty, whether or not N hands a tile over)
+  always @(posedge clk_i) if (!k_valid_q) k_x_q <= n_x;
+
   // The decode register (D): the instruction (one tile) at the head of issue.
   reg                       d_valid_q;
   reg  [127:0]              d_instr_q;
@@ -297,16 +322,23 @@ module tpu_controller #(
   wire retire_now = head && d_plain_q && (!d_waits_q || !sb_busy);
   wire pop       = issue || retire_now;
   wire halting   = retire_now && op == TPU_OP_HALT;
-  assign d_take  = flow && n_valid_q && (!d_valid_q || pop);
-  assign n_take  = flow && h_valid && (!n_valid_q || (d_take && n_last));
+  // N hands its tile on (to D, or to K when D stays) when K is empty; D loads when it is
+  // free or issues, from K or N.
+  wire n_move    = flow && n_valid_q && !k_valid_q;
+  assign d_take  = flow && (k_valid_q || n_valid_q) && (!d_valid_q || pop);
+  assign n_take  = flow && h_valid && (!n_valid_q || (n_move && n_last));
 
   always @(posedge clk_i) begin
     if (flush) begin
       n_valid_q <= 1'b0;
+      k_valid_q <= 1'b0;
       d_valid_q <= 1'b0;
     end else begin
       if (n_take)      n_valid_q <= 1'b1;
-      else if (d_take && n_last) n_valid_q <= 1'b0;
+      else if (n_move && n_last) n_valid_q <= 1'b0;
+      // (D is valid whenever K is: K fills only behind a D that stays, and empties as D takes it)
+      if (k_valid_q)   k_valid_q <= !d_take;
+      else             k_valid_q <= n_move && !d_take;
       if (d_take)      d_valid_q <= 1'b1;
       else if (pop)    d_valid_q <= 1'b0;
     end
@@ -324,7 +356,7 @@ module tpu_controller #(
       n_mem_hi_q <= h_mem_hi;
       n_left_q   <= h_op == TPU_OP_RW  ? h_instr[TPU_RW_TILES_LSB +: 4] :
                     h_op == TPU_OP_MMC ? h_instr[TPU_MMC_TILES_LSB +: 4] : 4'd0;
-    end else if (d_take) begin  // (and not the last tile: the next one)
+    end else if (n_move) begin  // (and not the last tile: the next one)
       n_left_q      <= n_left_q - 4'd1;
       n_pc_q[3:0]   <= n_pc_q[3:0] + 4'd1;
       if (n_op == TPU_OP_RW)
@@ -341,28 +373,28 @@ module tpu_controller #(
   end
   always @(posedge clk_i) begin
     if (d_take) begin
-      d_instr_q  <= n_instr_q & ~tiles_bits;
-      d_pc_q     <= n_pc_q;
-      d_err_q    <= n_err_q;
-      d_unit_q   <= n_unit_q;
-      d_en_q     <= n_en_q;
-      d_lo_q     <= n_lo_q;
-      d_hi_q     <= n_hi_q;
-      d_mem_lo_q <= n_mem_lo_q;
-      d_mem_hi_q <= n_mem_hi_q;
-      d_last_q   <= n_last;
+      d_instr_q  <= x_instr;
+      d_pc_q     <= x_pc;
+      d_err_q    <= x_err;
+      d_unit_q   <= x_unit;
+      d_en_q     <= x_en;
+      d_lo_q     <= x_lo;
+      d_hi_q     <= x_hi;
+      d_mem_lo_q <= x_mem_lo;
+      d_mem_hi_q <= x_mem_hi;
+      d_last_q   <= x_last;
     end
   end
 
-  // The interlock, a cycle ahead: N is compared with the slots in flight while the
-  // instruction before it waits in D. Device-memory order is part of it: an rhm or rw
+  // The interlock, a cycle ahead: the tile that enters D next (K's or N's) is compared
+  // with the slots in flight while the instruction before it waits in D. Device-memory order is part of it: an rhm or rw
   // waits until older whm writes to bytes it reads have landed (a whm's own wait for
   // older instructions is its fence, below). Only legal instructions issue, so their
   // device-memory ranges lie below DramBytes: MemBits bits.
   tpu_scoreboard #(.Slots(Slots), .AddrBits(AddrBits), .MemBits(MemBits)) u_scoreboard (
       .clk_i, .rst_ni,
-      .nxt_unit_i(n_unit_q), .nxt_lo_i(n_lo_q), .nxt_hi_i(n_hi_q),
-      .nxt_mem_lo_i(n_mem_lo_q), .nxt_mem_hi_i(n_mem_hi_q), .load_i(d_take),
+      .nxt_unit_i(x_unit), .nxt_lo_i(x_lo), .nxt_hi_i(x_hi),
+      .nxt_mem_lo_i(x_mem_lo), .nxt_mem_hi_i(x_mem_hi), .load_i(d_take),
       .cand_valid_i(issue), .cand_unit_i(unit), .cand_lo_i(d_lo_q),
       .cand_hi_i(d_hi_q), .cand_mem_lo_i(d_mem_lo_q), .cand_mem_hi_i(d_mem_hi_q),
       .cand_ready_o(sb_ready), .cand_slot_o(sb_slot),
@@ -493,10 +525,10 @@ module tpu_controller #(
     tiles_all_q  <= tiles_all_d;
     tiles_none_q <= tiles_none_d;
     if (d_take) begin
-      d_plain_q   <= n_err_q == TPU_ERR_NONE && !unit_op(n_op);
-      d_waits_q   <= n_op == TPU_OP_SYNC || n_op == TPU_OP_HALT;
-      d_unit_ok_q <= n_err_q == TPU_ERR_NONE && unit_op(n_op) &&
-                     !wf_bad(n_op, n_instr_q[TPU_MMC_SWITCH_LSB], tiles_all_d, tiles_none_d, active_d);
+      d_plain_q   <= x_err == TPU_ERR_NONE && !unit_op(x_op);
+      d_waits_q   <= x_op == TPU_OP_SYNC || x_op == TPU_OP_HALT;
+      d_unit_ok_q <= x_err == TPU_ERR_NONE && unit_op(x_op) &&
+                     !wf_bad(x_op, x_instr[TPU_MMC_SWITCH_LSB], tiles_all_d, tiles_none_d, active_d);
     end
   end
 
