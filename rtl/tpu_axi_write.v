@@ -8,7 +8,9 @@
 // data walker follows it with the span's W beats (never ahead of its addresses, since a
 // slave may wait for AW before taking W). Up to Bursts bursts wait for their write
 // responses; when a span's last response arrives the engine answers on the rsp stream,
-// in span order, with `error` set if any of its responses was not OKAY.
+// in span order, with `error` set if any of its responses was not OKAY. The W channel
+// leaves through a register slice: its beat is a page of shifting (the span's bytes to
+// their lanes), which must not run on into the slave's logic in the same cycle.
 `default_nettype none
 
 module tpu_axi_write #(
@@ -53,7 +55,8 @@ module tpu_axi_write #(
   localparam integer RingBits = $clog2(Spans);
 
   wire aw_fire  = m_axi_awvalid_o && m_axi_awready_i;
-  wire w_fire   = m_axi_wvalid_o && m_axi_wready_i;
+  wire w_valid, w_ready;
+  wire w_fire   = w_valid && w_ready;   // the data walker's beat enters the W register slice
   wire b_fire   = m_axi_bvalid_i && m_axi_bready_o;
   wire cmd_fire = cmd_valid_i && cmd_ready_o;
 
@@ -185,10 +188,12 @@ module tpu_axi_write #(
   assign m_axi_awlen_o   = {{(8-BeatBits){1'b0}}, beats} - 8'd1;
   assign m_axi_awsize_o  = Size;
   assign m_axi_awburst_o = 2'b01;  // INCR
-  assign m_axi_wvalid_o  = w_q != aw_q;
-  assign m_axi_wdata_o   = moved[DataBits-1:0];
-  assign m_axi_wstrb_o   = wstrb;
-  assign m_axi_wlast_o   = burst_last;
+  assign w_valid = w_q != aw_q;
+  tpu_reg_slice #(.Width(DataBits + Bytes + 1)) u_w (
+      .clk_i, .rst_ni, .in_valid_i(w_valid), .in_ready_o(w_ready),
+      .in_data_i({moved[DataBits-1:0], wstrb, burst_last}),
+      .out_valid_o(m_axi_wvalid_o), .out_ready_i(m_axi_wready_i),
+      .out_data_o({m_axi_wdata_o, m_axi_wstrb_o, m_axi_wlast_o}));
   // A span's last response waits while the previous span's answer is still unread (it
   // may be read in the same cycle).
   assign m_axi_bready_o  = rec_valid && !(rec_last && rsp_q && !rsp_ready_i);
