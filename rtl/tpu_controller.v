@@ -251,8 +251,8 @@ module tpu_controller #(
 
   // The skid register (K): where N's tile waits when D does not move on in the cycle N
   // hands it over. N hands over whenever K is empty (a register), so N's loads and tile
-  // steps never wait for this cycle's issue; D loads from K if it holds one, else from N.
-  // Whatever enters D next (K's or N's tile: x_*) is what the scoreboard compares.
+  // steps never wait for this cycle's issue; D loads from K if it holds one, else from N
+  // (x_*). The scoreboard compares both with the slots in flight and keeps K's result.
   localparam integer XBits = 128 + 32 + 4 + 2 + 4 + 4 * AddrBits + 4 * (AddrBits + 1) + 2 * MemBits + 1 + 1;
   wire [XBits-1:0] n_x = {n_instr_q & ~tiles_bits, n_pc_q, n_err_q, n_unit_q, n_en_q, n_lo_q, n_hi_q,
                           n_mem_lo_q, n_mem_hi_q, n_last};
@@ -270,6 +270,14 @@ module tpu_controller #(
   wire [MemBits:0]          x_mem_hi;
   wire                      x_last;
   assign {x_instr, x_pc, x_err, x_unit, x_en, x_lo, x_hi, x_mem_lo, x_mem_hi, x_last} = x;
+  wire [1:0]                k_unit;
+  wire [4*AddrBits-1:0]     k_lo;
+  wire [4*(AddrBits+1)-1:0] k_hi;
+  wire [MemBits-1:0]        k_mem_lo;
+  wire [MemBits:0]          k_mem_hi;
+  wire [127+32+4:0]         unused_k_head;
+  wire [4:0]                unused_k_tail;
+  assign {unused_k_head, k_unit, unused_k_tail[4:1], k_lo, k_hi, k_mem_lo, k_mem_hi, unused_k_tail[0]} = k_x_q;
   wire [3:0] x_op = x_instr[3:0];
   // (K is written whenever it is empty, whether or not N hands a tile over)
   always @(posedge clk_i) if (!k_valid_q) k_x_q <= n_x;
@@ -386,15 +394,17 @@ module tpu_controller #(
     end
   end
 
-  // The interlock, a cycle ahead: the tile that enters D next (K's or N's) is compared
-  // with the slots in flight while the instruction before it waits in D. Device-memory order is part of it: an rhm or rw
+  // The interlock, a cycle ahead: N's and K's tiles are compared with the slots in
+  // flight while the instruction before them waits in D. Device-memory order is part of it: an rhm or rw
   // waits until older whm writes to bytes it reads have landed (a whm's own wait for
   // older instructions is its fence, below). Only legal instructions issue, so their
   // device-memory ranges lie below DramBytes: MemBits bits.
   tpu_scoreboard #(.Slots(Slots), .AddrBits(AddrBits), .MemBits(MemBits)) u_scoreboard (
       .clk_i, .rst_ni,
-      .nxt_unit_i(x_unit), .nxt_lo_i(x_lo), .nxt_hi_i(x_hi),
-      .nxt_mem_lo_i(x_mem_lo), .nxt_mem_hi_i(x_mem_hi), .load_i(d_take),
+      .nxt_unit_i(n_unit_q), .nxt_lo_i(n_lo_q), .nxt_hi_i(n_hi_q),
+      .nxt_mem_lo_i(n_mem_lo_q), .nxt_mem_hi_i(n_mem_hi_q), .load_i(d_take),
+      .k_valid_i(k_valid_q), .k_unit_i(k_unit), .k_lo_i(k_lo), .k_hi_i(k_hi),
+      .k_mem_lo_i(k_mem_lo), .k_mem_hi_i(k_mem_hi),
       .cand_valid_i(issue), .cand_unit_i(unit), .cand_lo_i(d_lo_q),
       .cand_hi_i(d_hi_q), .cand_mem_lo_i(d_mem_lo_q), .cand_mem_hi_i(d_mem_hi_q),
       .cand_ready_o(sb_ready), .cand_slot_o(sb_slot),

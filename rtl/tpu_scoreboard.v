@@ -20,11 +20,15 @@
 // until every DMA-in instruction in flight at its issue has retired, so it waits in its
 // queue, not at issue where it would hold up every instruction behind it.
 //
-// The comparisons are a cycle ahead of issue: the next candidate (nxt_*, the head of
-// the controller's decoded queue) is compared with the slots, and the result per slot
+// The comparisons are a cycle ahead of issue: the next candidate (nxt_*, the
+// controller's next register) is compared with the slots, and the result per slot
 // registered when it becomes the candidate (load_i), corrected for the slot the
 // candidate before it takes in that cycle and for retirements. So the issue decision
-// is an OR of registered bits, not a bank of comparators.
+// is an OR of registered bits, not a bank of comparators. The controller's skid
+// register (k_*, held while k_valid_i) sits between the two: its comparisons are
+// registered as it is written (every cycle it is empty, from nxt_*) and kept up to
+// date while it waits, and the candidate loads from it when it holds one, so that no
+// comparator waits for a choice between the two.
 `default_nettype none
 
 module tpu_scoreboard #(
@@ -42,7 +46,13 @@ module tpu_scoreboard #(
     input  wire [4*(AddrBits+1)-1:0] nxt_hi_i,
     input  wire [MemBits-1:0]      nxt_mem_lo_i,
     input  wire [MemBits:0]        nxt_mem_hi_i,
-    input  wire                    load_i,          // it becomes the candidate now
+    input  wire                    load_i,          // it (or the skid register's) becomes the candidate now
+    input  wire                    k_valid_i,       // the skid register holds the next candidate
+    input  wire [1:0]              k_unit_i,
+    input  wire [4*AddrBits-1:0]   k_lo_i,
+    input  wire [4*(AddrBits+1)-1:0] k_hi_i,
+    input  wire [MemBits-1:0]      k_mem_lo_i,
+    input  wire [MemBits:0]        k_mem_hi_i,
     // the candidate
     input  wire                    cand_valid_i,    // issues, if cand_ready_o
     input  wire [1:0]              cand_unit_i,
@@ -113,12 +123,14 @@ module tpu_scoreboard #(
   endfunction
 
   wire [RangeBits-1:0] nxt = {nxt_lo_i, nxt_hi_i, nxt_mem_lo_i, nxt_mem_hi_i};
+  wire [RangeBits-1:0] kx  = {k_lo_i, k_hi_i, k_mem_lo_i, k_mem_hi_i};
   wire [DescBits-1:0] cand = {cand_unit_i, cand_lo_i, cand_hi_i, cand_mem_lo_i, cand_mem_hi_i};
 
   // mask_q[OvBits*i + p]: the candidate's pair p of ranges clashes with slot i's. Kept
   // per pair, not per slot: each bit is then a comparison and two small LUTs away, and
   // the OR of them all waits for the issue decision, which reads registers.
-  reg [Slots*OvBits-1:0] mask_q;
+  reg [Slots*OvBits-1:0] mask_q;     // the candidate's clashes, per slot and pair of ranges
+  reg [Slots*OvBits-1:0] k_mask_q;   // the skid register's
   wire [Slots-1:0]  valid, faulting;
   wire [Slots-1:0]  free = ~valid;
   wire              fire = cand_valid_i && cand_ready_o;
@@ -130,6 +142,10 @@ module tpu_scoreboard #(
   (* keep *) wire [OvBits-1:0] pair;
   assign pair_en = pair_on(nxt_unit_i, cand_unit_i, 1'b1);
   assign pair    = pair_en & overlaps(nxt, cand[RangeBits-1:0]);
+  (* keep *) wire [OvBits-1:0] k_pair_en;
+  (* keep *) wire [OvBits-1:0] k_pair;
+  assign k_pair_en = pair_on(k_unit_i, cand_unit_i, 1'b1);
+  assign k_pair    = k_pair_en & overlaps(kx, cand[RangeBits-1:0]);
 
   // The lowest free slot.
   reg [SlotBits-1:0] alloc;
@@ -161,8 +177,15 @@ module tpu_scoreboard #(
       (* keep *) wire [OvBits-1:0] hit_en, hit, kept;
       assign hit_en = pair_on(nxt_unit_i, unit_q, valid_q);
       assign hit    = hit_en & overlaps(nxt, desc_q[RangeBits-1:0]);
-      assign kept   = (load_i ? hit : mask_q[OvBits*i +: OvBits]) & {OvBits{!leave}};
-      always @(posedge clk_i) mask_q[OvBits*i +: OvBits] <= load_i && take ? pair : kept;
+      // (the candidate loads from the skid register when it holds one, else from next)
+      wire [OvBits-1:0] k_mask = k_mask_q[OvBits*i +: OvBits];
+      assign kept   = (load_i ? (k_valid_i ? k_mask : hit) : mask_q[OvBits*i +: OvBits]) & {OvBits{!leave}};
+      always @(posedge clk_i) mask_q[OvBits*i +: OvBits] <= load_i && take ? (k_valid_i ? k_pair : pair) : kept;
+      // (an empty skid register takes next's comparisons every cycle; it is written only
+      // in a cycle the candidate stays, and a full one moves on when the candidate issues,
+      // so no slot is taken while it holds its own)
+      always @(posedge clk_i)
+        k_mask_q[OvBits*i +: OvBits] <= (k_valid_i ? k_mask : hit) & {OvBits{!leave}};
       assign valid[i]    = valid_q;
       // units whose instructions can still fault after issue (bus error, act parameters)
       assign faulting[i] = valid_q && (unit_q == 2'd0 || unit_q == 2'd2);
@@ -190,27 +213,37 @@ module tpu_scoreboard #(
   reg f_past_valid = 1'b0;
   always @(posedge clk_i) f_past_valid <= 1'b1;
   always @(*) if (!f_past_valid) assume (!rst_ni);
-  // The controller's side: the candidate is what was loaded, unchanged until the next
-  // load.
+  // The controller's side: the candidate is what was loaded (from the skid register
+  // when it held one, else from next), unchanged until the next load; the skid register
+  // is written only while empty, in a cycle the candidate stays, from next, and holds
+  // until the candidate takes it (or a flush empties it); a full skid register means a
+  // candidate.
   reg f_loaded = 1'b0;
   always @(posedge clk_i) if (!rst_ni) f_loaded <= 1'b0; else if (load_i) f_loaded <= 1'b1;
   // (combinational assumptions on registered copies: a clocked one would constrain
   // the step after, too late for the step in which an assertion fails)
-  reg                f_was_rst = 1'b1, f_was_load = 1'b0;
-  reg [DescBits-1:0] f_was_nxt, f_was_cand;
+  reg                f_was_rst = 1'b1, f_was_load = 1'b0, f_was_kvalid = 1'b0, f_was_fire = 1'b0;
+  reg [DescBits-1:0] f_was_nxt, f_was_cand, f_was_k;
+  wire [DescBits-1:0] f_k = {k_unit_i, kx};
   always @(posedge clk_i) begin
-    f_was_rst  <= !rst_ni;
-    f_was_load <= load_i;
-    f_was_nxt  <= {nxt_unit_i, nxt};
-    f_was_cand <= cand;
+    f_was_rst    <= !rst_ni;
+    f_was_load   <= load_i;
+    f_was_kvalid <= k_valid_i;
+    f_was_fire   <= fire;
+    f_was_nxt    <= {nxt_unit_i, nxt};
+    f_was_cand   <= cand;
+    f_was_k      <= f_k;
   end
   always @(*) begin
     if (f_past_valid && !f_was_rst) begin
-      if (f_was_load) assume (cand == f_was_nxt);
+      if (f_was_load) assume (cand == (f_was_kvalid ? f_was_k : f_was_nxt));
       else assume (cand == f_was_cand);
+      if (k_valid_i && !f_was_kvalid) assume (!f_was_load && !f_was_fire && f_loaded && f_k == f_was_nxt);
+      if (k_valid_i && f_was_kvalid) assume (!f_was_load && f_k == f_was_k);
     end
   end
-  always @(*) if (!f_loaded) assume (!cand_valid_i);
+  always @(*) if (!f_loaded) assume (!cand_valid_i && !k_valid_i);
+  always @(*) if (k_valid_i && fire) assume (load_i);
 
   // f_order[Slots*a + b]: slot a's instruction issued before slot b's (both in flight).
   reg [Slots*Slots-1:0] f_order;
@@ -230,6 +263,11 @@ module tpu_scoreboard #(
           assert (mask_q[OvBits*fa +: OvBits] ==
                   (pair_on(cand_unit_i, g_slot[fa].unit_q, g_slot[fa].valid_q) &
                    overlaps(cand[RangeBits-1:0], g_slot[fa].desc_q[RangeBits-1:0])));
+      always @(*)
+        if (rst_ni && k_valid_i)
+          assert (k_mask_q[OvBits*fa +: OvBits] ==
+                  (pair_on(k_unit_i, g_slot[fa].unit_q, g_slot[fa].valid_q) &
+                   overlaps(kx, g_slot[fa].desc_q[RangeBits-1:0])));
     end
     for (fa = 0; fa < Slots; fa = fa + 1) begin : g_fa
       for (fb = 0; fb < Slots; fb = fb + 1) begin : g_fb

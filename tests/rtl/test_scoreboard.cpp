@@ -4,7 +4,8 @@
 // random loads, issues and retirements, for two slot counts. The
 // scoreboard compares the next candidate a cycle ahead; the model compares the
 // candidate itself at the moment it may issue, so the test also checks that the
-// registered comparison is always the current one.
+// registered comparison is always the current one, also for a candidate that waited in
+// the controller's skid register (k_*) while slots were taken and retired.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -91,11 +92,15 @@ TEMPLATE_TEST_CASE("scoreboard: issues exactly the candidates free of RAW, WAR a
   reset(dut);
   std::vector<Entry> model(S);
   Entry cand;          // the candidate (the controller's decode register)
+  Entry skid;          // the controller's skid register: the next candidate, when it holds one
+  int from_skid = 0;
   int issued = 0, blocked_by_hazard = 0, same_unit_overlaps = 0, mem_hazards = 0;
   for (int t = 0; t < 30000; ++t) {
     const Entry nxt = random_entry(rng);
     DRIVE(dut, nxt, nxt);
     DRIVE(dut, cand, cand);
+    DRIVE(dut, k, skid);
+    dut.k_valid_i = skid.valid;
     // Retire random in-flight instructions now and then, several in one cycle at times.
     uint32_t retire = 0;
     for (int i = 0; i < S; ++i)
@@ -130,22 +135,30 @@ TEMPLATE_TEST_CASE("scoreboard: issues exactly the candidates free of RAW, WAR a
     if (any_free) REQUIRE(int(dut.cand_slot_o) == first_free);
     blocked_by_hazard += cand.valid && any_free && hazard;
 
-    // The controller's side: the candidate register loads the next one (when there is
-    // one) if it is empty or its instruction issues.
+    // The controller's side: the candidate register loads the next one if it is empty
+    // or its instruction issues: from the skid register when it holds one (always), else
+    // from next (when there is one). Next goes to the empty skid register when the
+    // candidate stays.
     const bool fire = dut.cand_valid_i && dut.cand_ready_o;
-    const bool load = (!cand.valid || fire) && rng() % 4 != 0;
+    const bool load = (!cand.valid || fire) && (skid.valid || rng() % 4 != 0);
+    const bool to_skid = !skid.valid && cand.valid && !fire && rng() % 2 == 0;
     dut.load_i = load;
     tick(dut);
     for (int i = 0; i < S; ++i)
       if (retire >> i & 1) model[i].valid = false;
     if (fire) model[first_free] = cand, ++issued;
     if (load) {
-      cand = nxt;
+      from_skid += skid.valid;
+      cand = skid.valid ? skid : nxt;
+      skid.valid = false;
     } else if (fire) {
       cand.valid = false;
+    } else if (to_skid) {
+      skid = nxt;
     }
   }
   CHECK(issued > 1000);
+  CHECK(from_skid > 1000);           // candidates came through the skid register
   CHECK(blocked_by_hazard > 1000);   // the hazard rules were exercised, not just slot exhaustion
   CHECK(same_unit_overlaps > 100);   // and same-unit overlaps were let through
   CHECK(mem_hazards > 100);          // and device-memory order
