@@ -376,6 +376,7 @@ module tpu_dma_in #(
   // The instruction's last row has gone to its register: the consumer is done with it.
   wire finish    = (good_last && fin_q) || (f_group && f_last_grp) || (tail_push && tail_last);
   wire take      = hd_valid && hd_fresh_q && (state_q == StIdle || finish);
+  wire restart   = state_q == StIdle || finish;
   wire rq_stop   = (last_beat && beat_error_i) || (take && younger);   // drain from here on
 
   tpu_fifo #(.Width(HandWidth), .Depth(HandDepth)) u_hand (
@@ -607,6 +608,10 @@ module tpu_dma_in #(
       gm1_q    <= hd_gm1;
       in_q     <= hd_instr;
       slot_q   <= hd_slot;
+    end
+    // The counters start over as an instruction finishes and while idle, which covers
+    // every take without the take's logic on their resets.
+    if (restart) begin
       fault_q  <= 1'b0;
       row_q    <= 16'd0;
       seg_q    <= 6'd0;
@@ -686,7 +691,7 @@ module tpu_dma_in #(
         end
       end
     end
-    if (take) begin
+    if (restart) begin
       f_seg_q  <= 6'd0;
       f_beat_q <= {BeatBits{1'b0}};
       f_row_q  <= 17'd0;
