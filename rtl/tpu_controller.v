@@ -259,26 +259,13 @@ module tpu_controller #(
   reg              k_valid_q;
   reg  [XBits-1:0] k_x_q;
   wire [XBits-1:0] x = k_valid_q ? k_x_q : n_x;
-  wire [127:0]              x_instr;
-  wire [31:0]               x_pc;
-  wire [3:0]                x_err;
-  wire [1:0]                x_unit;
-  wire [3:0]                x_en;
-  wire [4*AddrBits-1:0]     x_lo;
-  wire [4*(AddrBits+1)-1:0] x_hi;
-  wire [MemBits-1:0]        x_mem_lo;
-  wire [MemBits:0]          x_mem_hi;
-  wire                      x_last;
-  assign {x_instr, x_pc, x_err, x_unit, x_en, x_lo, x_hi, x_mem_lo, x_mem_hi, x_last} = x;
-  wire [1:0]                k_unit;
-  wire [4*AddrBits-1:0]     k_lo;
-  wire [4*(AddrBits+1)-1:0] k_hi;
-  wire [MemBits-1:0]        k_mem_lo;
-  wire [MemBits:0]          k_mem_hi;
-  wire [127+32+4:0]         unused_k_head;
-  wire [4:0]                unused_k_tail;
-  assign {unused_k_head, k_unit, unused_k_tail[4:1], k_lo, k_hi, k_mem_lo, k_mem_hi, unused_k_tail[0]} = k_x_q;
-  wire [3:0] x_op = x_instr[3:0];
+  // (the fields' places in n_x, for the few read before D)
+  localparam integer XInstr = XBits - 128, XErr = XInstr - 32 - 4, XUnit = XErr - 2,
+                     XLo = XUnit - 4 - 4 * AddrBits, XHi = XLo - 4 * (AddrBits + 1),
+                     XMemLo = XHi - MemBits, XMemHi = XMemLo - (MemBits + 1);
+  wire [3:0] x_op  = x[XInstr +: 4];
+  wire [3:0] x_err = x[XErr +: 4];
+  wire       x_sw  = x[XInstr + TPU_MMC_SWITCH_LSB];
   // (K is written whenever it is empty, whether or not N hands a tile over)
   always @(posedge clk_i) if (!k_valid_q) k_x_q <= n_x;
 
@@ -381,16 +368,8 @@ module tpu_controller #(
   end
   always @(posedge clk_i) begin
     if (d_take) begin
-      d_instr_q  <= x_instr;
-      d_pc_q     <= x_pc;
-      d_err_q    <= x_err;
-      d_unit_q   <= x_unit;
-      d_en_q     <= x_en;
-      d_lo_q     <= x_lo;
-      d_hi_q     <= x_hi;
-      d_mem_lo_q <= x_mem_lo;
-      d_mem_hi_q <= x_mem_hi;
-      d_last_q   <= x_last;
+      {d_instr_q, d_pc_q, d_err_q, d_unit_q, d_en_q, d_lo_q, d_hi_q, d_mem_lo_q, d_mem_hi_q,
+       d_last_q} <= x;
     end
   end
 
@@ -403,8 +382,9 @@ module tpu_controller #(
       .clk_i, .rst_ni,
       .nxt_unit_i(n_unit_q), .nxt_lo_i(n_lo_q), .nxt_hi_i(n_hi_q),
       .nxt_mem_lo_i(n_mem_lo_q), .nxt_mem_hi_i(n_mem_hi_q), .load_i(d_take),
-      .k_valid_i(k_valid_q), .k_unit_i(k_unit), .k_lo_i(k_lo), .k_hi_i(k_hi),
-      .k_mem_lo_i(k_mem_lo), .k_mem_hi_i(k_mem_hi),
+      .k_valid_i(k_valid_q), .k_unit_i(k_x_q[XUnit +: 2]), .k_lo_i(k_x_q[XLo +: 4*AddrBits]),
+      .k_hi_i(k_x_q[XHi +: 4*(AddrBits+1)]), .k_mem_lo_i(k_x_q[XMemLo +: MemBits]),
+      .k_mem_hi_i(k_x_q[XMemHi +: MemBits+1]),
       .cand_valid_i(issue), .cand_unit_i(unit), .cand_lo_i(d_lo_q),
       .cand_hi_i(d_hi_q), .cand_mem_lo_i(d_mem_lo_q), .cand_mem_hi_i(d_mem_hi_q),
       .cand_ready_o(sb_ready), .cand_slot_o(sb_slot),
@@ -538,7 +518,7 @@ module tpu_controller #(
       d_plain_q   <= x_err == TPU_ERR_NONE && !unit_op(x_op);
       d_waits_q   <= x_op == TPU_OP_SYNC || x_op == TPU_OP_HALT;
       d_unit_ok_q <= x_err == TPU_ERR_NONE && unit_op(x_op) &&
-                     !wf_bad(x_op, x_instr[TPU_MMC_SWITCH_LSB], tiles_all_d, tiles_none_d, active_d);
+                     !wf_bad(x_op, x_sw, tiles_all_d, tiles_none_d, active_d);
     end
   end
 
