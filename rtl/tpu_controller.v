@@ -568,6 +568,10 @@ module tpu_controller #(
   assign ev[CDma]    = {63'd0, running && ev_dma_wait_i};
   // Events are registered before they are added (issue and the 64-bit adds are a cycle
   // each); a run's last events land the cycle after it ends, long before a host reads.
+  // A failed run's instruction count (the instructions before the fault) replaces the
+  // count a cycle after the run ends, so that the end's decision stays off the counter.
+  reg fail_end_q;
+  always @(posedge clk_i) fail_end_q <= rst_ni && drained && err_q;
   genvar c;
   generate
     for (c = 0; c < Counters; c = c + 1) begin : g_count
@@ -576,7 +580,7 @@ module tpu_controller #(
       always @(posedge clk_i) ev_q <= (!rst_ni || !running) ? 64'd0 : ev[c];
       always @(posedge clk_i) begin
         if (!rst_ni || begin_run) count_q <= 64'd0;
-        else if (c == CInstr && drained && err_q)
+        else if (c == CInstr && fail_end_q)
           count_q <= {32'd0, (err_pc_q - entry_q) >> 4};
         else count_q <= count_q + ev_q;
       end
