@@ -417,8 +417,9 @@ module tpu_controller #(
   wire        uo_any;
   wire [3:0]  uo_code;
   wire [31:0] uo_pc;
-  tpu_oldest_fault #(.K(3), .PcBits(MemBits)) u_oldest_unit (
-      .valid_i(fault_i), .code_i(fault_code_i), .pc_i(fault_pc_i),
+  // (the units' PCs are steady from take to retirement: their comparisons are registered)
+  tpu_oldest_fault #(.K(3), .PcBits(MemBits), .Registered(1)) u_oldest_unit (
+      .clk_i, .valid_i(fault_i), .code_i(fault_code_i), .pc_i(fault_pc_i),
       .any_o(uo_any), .code_o(uo_code), .pc_o(uo_pc));
   reg         u_fault_q;
   reg  [3:0]  u_code_q;
@@ -432,7 +433,7 @@ module tpu_controller #(
   wire [3:0]  o_code;
   wire [31:0] o_pc;
   tpu_oldest_fault #(.K(2), .PcBits(MemBits)) u_oldest (
-      .valid_i({u_fault_q, err_q}), .code_i({u_code_q, err_code_q}),
+      .clk_i, .valid_i({u_fault_q, err_q}), .code_i({u_code_q, err_code_q}),
       .pc_i({u_pc_q, err_pc_q}), .any_o(o_any), .code_o(o_code), .pc_o(o_pc));
   wire        f_any  = o_any || bad;
   wire [3:0]  f_code = o_any ? o_code : head_err;

@@ -7,12 +7,17 @@
 // past 2^PcBits. Every instruction lies in device memory, below 2^PcBits; only a fetch
 // past its end faults there, and nothing is fetched after it, so the PCs at or past it
 // that meet here are one and the same (PcBits = 32: the whole PCs).
+// Registered = 1: the comparisons are registered every cycle from the PCs as they are,
+// so the choice starts at flip-flops; a valid candidate's PC must then have been the
+// same a cycle before (the units' PCs: steady from their take to their retirement).
 `default_nettype none
 
 module tpu_oldest_fault #(
     parameter integer K      = 5,
-    parameter integer PcBits = 32
+    parameter integer PcBits = 32,
+    parameter integer Registered = 0
 ) (
+    input  wire            clk_i,       // (Registered only)
     input  wire [K-1:0]    valid_i,
     input  wire [K*4-1:0]  code_i,
     input  wire [K*32-1:0] pc_i,
@@ -24,7 +29,7 @@ module tpu_oldest_fault #(
   // candidate order, wins over i; otherwise i wins over j. One comparator per pair.
   localparam integer KeyBits = (PcBits < 32) ? PcBits + 1 : 32;
   wire [K*KeyBits-1:0] key;
-  wire [K*K-1:0] le;
+  wire [K*K-1:0] le_now, le;
   genvar i, j;
   generate
     for (i = 0; i < K; i = i + 1) begin : g_key
@@ -37,11 +42,19 @@ module tpu_oldest_fault #(
     for (i = 0; i < K; i = i + 1) begin : g_row
       for (j = 0; j < K; j = j + 1) begin : g_col
         if (j < i) begin : g_cmp
-          assign le[K*i + j] = key[KeyBits*j +: KeyBits] <= key[KeyBits*i +: KeyBits];
+          assign le_now[K*i + j] = key[KeyBits*j +: KeyBits] <= key[KeyBits*i +: KeyBits];
         end else begin : g_none
-          assign le[K*i + j] = 1'b0;
+          assign le_now[K*i + j] = 1'b0;
         end
       end
+    end
+    if (Registered != 0) begin : g_reg
+      reg [K*K-1:0] le_q;
+      always @(posedge clk_i) le_q <= le_now;
+      assign le = le_q;
+    end else begin : g_comb
+      assign le = le_now;
+      wire unused_clk = clk_i;
     end
   endgenerate
 
