@@ -78,13 +78,18 @@ module tpu_axi_write #(
 
   reg [31:0]            start_m [0:Spans-1];  // the span's first byte
   reg [PlanBits-1:0]    plan_m  [0:Spans-1];
-  reg [SpanBytes*8-1:0] data_m  [0:Spans-1];
+  // The span's bytes as its beats will carry them: shifted up by its first lane as the
+  // span arrives, so that a beat is a choice among the entry's beats, not a shift.
+  localparam integer AlBeats = (SpanBytes + Bytes - 1 + Bytes - 1) / Bytes;
+  localparam integer AlBits  = AlBeats * DataBits;
+  wire [AlBits-1:0]     c_aligned = {{(AlBits - SpanBytes * 8){1'b0}}, cmd_data_i} << {c_off, 3'b000};
+  reg [AlBits-1:0]      data_m  [0:Spans-1];
   reg [RingBits:0]      wr_q, aw_q, w_q;      // one extra bit tells full from empty
   always @(posedge clk_i) begin
     if (cmd_fire) begin
       start_m[wr_q[RingBits-1:0]] <= cmd_addr_i;
       plan_m[wr_q[RingBits-1:0]]  <= c_plan;
-      data_m[wr_q[RingBits-1:0]]  <= cmd_data_i;
+      data_m[wr_q[RingBits-1:0]]  <= c_aligned;
     end
   end
 
@@ -114,14 +119,15 @@ module tpu_axi_write #(
   wire                burst_last = w_last || (w_cross && k == w_first - 1'b1);
 
   // Beat lanes: lane l of beat k carries span byte j = k * Bytes + l - off when that is
-  // inside the span. With the span padded by a beat of zeros on each side, span byte j
-  // sits at padded byte j + Bytes, so the beat is one right shift.
-  localparam integer PadBytes = SpanBytes + 2 * Bytes;
-  localparam integer ShBits   = $clog2(PadBytes);
-  wire [PadBytes*8-1:0] padded = {{(Bytes*8){1'b0}}, data_m[w_q[RingBits-1:0]], {(Bytes*8){1'b0}}};
-  wire [ShBits:0]       shift  = {{(ShBits+1-BeatBits-LaneBits){1'b0}}, k, {LaneBits{1'b0}}} +
-                                 Bytes[ShBits:0] - {{(ShBits+1-LaneBits){1'b0}}, w_off};
-  wire [PadBytes*8-1:0] moved  = padded >> {shift[ShBits-1:0], 3'b000};
+  // inside the span: the entry's beat k (the strobes mark the span's bytes).
+  wire [AlBits-1:0]     w_entry = data_m[w_q[RingBits-1:0]];
+  reg  [DataBits-1:0]   moved;
+  integer b;
+  always @(*) begin
+    moved = {DataBits{1'b0}};
+    for (b = 0; b < AlBeats; b = b + 1)
+      if (k == b[BeatBits-1:0]) moved = w_entry[b * DataBits +: DataBits];
+  end
   wire [LaneBits:0]     lo_lane = w_mid_q ? {(LaneBits+1){1'b0}} : {1'b0, w_off};
   wire [LaneBits:0]     hi_lane = w_last ? w_hi : Bytes[LaneBits:0];
   wire [Bytes-1:0]      wstrb;
@@ -191,7 +197,7 @@ module tpu_axi_write #(
   assign w_valid = w_q != aw_q;
   tpu_reg_slice #(.Width(DataBits + Bytes + 1)) u_w (
       .clk_i, .rst_ni, .in_valid_i(w_valid), .in_ready_o(w_ready),
-      .in_data_i({moved[DataBits-1:0], wstrb, burst_last}),
+      .in_data_i({moved, wstrb, burst_last}),
       .out_valid_o(m_axi_wvalid_o), .out_ready_i(m_axi_wready_i),
       .out_data_o({m_axi_wdata_o, m_axi_wstrb_o, m_axi_wlast_o}));
   // A span's last response waits while the previous span's answer is still unread (it
@@ -200,7 +206,7 @@ module tpu_axi_write #(
   assign rsp_valid_o     = rsp_q;
   assign rsp_error_o     = rsp_err_q;
 
-  wire unused_bits = ^{shift[ShBits], moved[PadBytes*8-1:DataBits], a_off, a_hi, a_start[LaneBits-1:0]};
+  wire unused_bits = ^{a_off, a_hi, a_start[LaneBits-1:0]};
 
 `ifdef FORMAL
   // The address and data channels and the response stream hold while stalled; the
