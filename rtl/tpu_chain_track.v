@@ -5,8 +5,10 @@
 // rows written by `mmc` and read by `act`, unified-buffer rows written by `act` and
 // read by `whm`.
 //
-// Per scoreboard slot: the end of its write range (zero unless it holds a writer of
-// the tracked unit) and the first row it has still to write. A writer writes its rows in
+// Per scoreboard slot: whether it is in use, the end of its write range (zero unless
+// it holds a writer of the tracked unit) and the first row it has still to write. A
+// free slot's range registers take the candidate's range every cycle, so that only
+// the in-use flag waits for the issue decision. A writer writes its rows in
 // increasing order, one at a time, and reports each (wr_*) once a read of it would see
 // the new value. pending_o: row chk_addr_i was still to be written by some tracked slot
 // in the cycle before (pending_next_o: row chk_next_i), so that the reader's decision
@@ -47,23 +49,26 @@ module tpu_chain_track #(
   genvar i;
   generate
     for (i = 0; i < Slots; i = i + 1) begin : g_slot
+      reg                used_q;
       reg [AddrBits:0]   next_q;  // the first row still to write
-      reg [AddrBits:0]   hi_q;    // the range's end; 0 while the slot holds no writer
+      reg [AddrBits:0]   hi_q;    // the range's end; 0 unless the slot holds a writer
       wire take = take_i && take_slot_i == i[SlotBits-1:0];
       always @(posedge clk_i) begin
-        if (!rst_ni)          hi_q <= {(AddrBits + 1){1'b0}};
-        else if (take)        hi_q <= take_tracked_i ? take_hi_i : {(AddrBits + 1){1'b0}};
-        else if (retire_i[i]) hi_q <= {(AddrBits + 1){1'b0}};
+        if (!rst_ni)          used_q <= 1'b0;
+        else if (take)        used_q <= 1'b1;
+        else if (retire_i[i]) used_q <= 1'b0;
       end
+      // (a slot is taken only while free, and written to only while in use)
       always @(posedge clk_i) begin
-        if (take)
+        if (!used_q) begin
+          hi_q   <= take_tracked_i ? take_hi_i : {(AddrBits + 1){1'b0}};
           next_q <= {1'b0, take_lo_i};
-        else if (wr_valid_i && wr_slot_i == i[SlotBits-1:0])
+        end else if (wr_valid_i && wr_slot_i == i[SlotBits-1:0]) begin
           next_q <= {1'b0, wr_addr_i} + 1'b1;
+        end
       end
-      // (an empty slot's range ends at 0: two comparisons per slot, no valid flag)
-      assign pending[i]      = next_q <= {1'b0, chk_addr_i} && {1'b0, chk_addr_i} < hi_q;
-      assign pending_next[i] = next_q <= {1'b0, chk_next_i} && {1'b0, chk_next_i} < hi_q;
+      assign pending[i]      = used_q && next_q <= {1'b0, chk_addr_i} && {1'b0, chk_addr_i} < hi_q;
+      assign pending_next[i] = used_q && next_q <= {1'b0, chk_next_i} && {1'b0, chk_next_i} < hi_q;
     end
   endgenerate
   always @(posedge clk_i) begin

@@ -306,7 +306,7 @@ module tpu_controller #(
   wire bad       = head && !d_unit_ok_q && !d_plain_q;
   wire sb_ready, sb_busy;
   wire [SlotBits-1:0] sb_slot;
-  wire [Slots-1:0] sb_may_fault;
+  wire [Slots-1:0] sb_may_fault, sb_used;
   // D goes to a unit (legal, and past the weight-FIFO rule): decided as D is loaded,
   // from N and the weight-FIFO state after this cycle's issue (which changes only when
   // D's instruction issues), so that issue is a few registers deep.
@@ -388,7 +388,8 @@ module tpu_controller #(
       .cand_valid_i(issue), .cand_unit_i(unit), .cand_lo_i(d_lo_q),
       .cand_hi_i(d_hi_q), .cand_mem_lo_i(d_mem_lo_q), .cand_mem_hi_i(d_mem_hi_q),
       .cand_ready_o(sb_ready), .cand_slot_o(sb_slot),
-      .retire_i(retire_i), .busy_o(sb_busy), .may_fault_o(sb_may_fault));
+      .retire_i(retire_i), .busy_o(sb_busy), .may_fault_o(sb_may_fault),
+      .used_o(sb_used));
   wire [3:0] en = d_en_q;
 
   // Chaining: accumulator rows of the mmcs in flight, UB rows of the acts.
@@ -523,21 +524,20 @@ module tpu_controller #(
     end
   end
 
-  wire whm_issue = issue && op == TPU_OP_WHM;
   // Each whm's fence: the DMA-in and activation instructions in flight when it issued
   // (all older than it), each forgotten as it retires (an activation: once past its
   // parameter check, the only place it can fault; checked_q remembers that per slot).
   // Only older instructions: they never wait for younger ones, so a held whm cannot
   // deadlock the pipeline. When one of them faults, its retirement and err_valid_o
   // arrive together and the DMA-out unit drops the whm as younger than the fault.
+  // A free slot's fence and checked flag follow the current state every cycle, so that
+  // the one taken now needs no issue decision (only a whm's fence is ever asked).
   wire [Slots-1:0] fenced;   // per slot: its whm still waits for an older instruction
   reg  [Slots-1:0] checked_q;
-  wire [Slots-1:0] taken;    // the slot an instruction takes this cycle
-  tpu_slot_mask #(.Slots(Slots)) u_taken (.valid_i(issue), .slot_i(sb_slot), .mask_o(taken));
   wire [Slots-1:0] done  = retire_i | act_checked_i;   // no fault from these any more
   always @(posedge clk_i) begin
     if (!rst_ni) checked_q <= {Slots{1'b0}};
-    else checked_q <= (checked_q | act_checked_i) & ~taken;
+    else checked_q <= (checked_q | act_checked_i) & sb_used;
   end
   genvar fs;
   generate
@@ -545,7 +545,7 @@ module tpu_controller #(
       reg [Slots-1:0] fence_q;
       always @(posedge clk_i) begin
         if (!rst_ni) fence_q <= {Slots{1'b0}};
-        else if (whm_issue && sb_slot == fs[SlotBits-1:0]) fence_q <= sb_may_fault & ~checked_q & ~done;
+        else if (!sb_used[fs]) fence_q <= sb_may_fault & ~checked_q & ~done;
         else fence_q <= fence_q & ~done;
       end
       assign fenced[fs] = |fence_q;

@@ -65,7 +65,8 @@ module tpu_scoreboard #(
     // retirement: every unit may retire one instruction per cycle, so a mask of slots
     input  wire [Slots-1:0]        retire_i,
     output wire                    busy_o,          // anything in flight (for sync/halt)
-    output wire [Slots-1:0]        may_fault_o      // in-flight DMA-in and activation slots
+    output wire [Slots-1:0]        may_fault_o,     // in-flight DMA-in and activation slots
+    output wire [Slots-1:0]        used_o           // slots in flight
 );
   localparam integer SlotBits = (Slots > 1) ? $clog2(Slots) : 1;
   localparam integer HiBits   = AddrBits + 1;
@@ -169,7 +170,8 @@ module tpu_scoreboard #(
         else if (take)   valid_q <= 1'b1;
         else if (leave)  valid_q <= 1'b0;
       end
-      always @(posedge clk_i) if (take) desc_q <= cand;
+      // (a free slot takes the candidate every cycle: only valid_q waits for the issue)
+      always @(posedge clk_i) if (!valid_q) desc_q <= cand;
 
       wire [1:0] unit_q = desc_q[DescBits-1 -: 2];
       // mask <= load_i ? (take ? pair : hit & !leave) : mask & !leave, per pair: the
@@ -201,6 +203,7 @@ module tpu_scoreboard #(
   assign cand_slot_o  = alloc;
   assign busy_o       = busy_q;
   assign may_fault_o  = faulting;
+  assign used_o       = valid;
 
 `ifdef FORMAL
   // The interlock's promise, for every pair of in-flight instructions of different
