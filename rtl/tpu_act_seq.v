@@ -251,8 +251,15 @@ module tpu_act_seq #(
   tpu_seq_retire #(.Slots(Slots)) u_retire (
       .clk_i, .rst_ni, .retiring_i(state_q == StRetire), .fault_i(fault_q), .slot_i(slot_q),
       .fault_o, .done_o(retire_done), .retire_o(retire_mask));
+  // (reported a cycle late, from a register: the check's OR over every lane's shift
+  // stays out of the controller's fences; a late report only holds a whm a cycle longer,
+  // and the activation is still streaming then, its slot in use)
+  wire [Slots-1:0] checked_now;
+  reg  [Slots-1:0] checked_q;
   tpu_slot_mask #(.Slots(Slots)) u_checked (
-      .valid_i(state_q == StCheck && !shift_error_i && !young_q), .slot_i(slot_q), .mask_o(checked_o));
+      .valid_i(state_q == StCheck && !shift_error_i && !young_q), .slot_i(slot_q), .mask_o(checked_now));
+  always @(posedge clk_i) checked_q <= rst_ni ? checked_now : {Slots{1'b0}};
+  assign checked_o = checked_q;
 
   assign q_ready_o   = state_q == StIdle;
   assign busy_o      = state_q != StIdle;
