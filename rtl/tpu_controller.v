@@ -4,7 +4,8 @@
 //
 // Issue: the instruction at the head of the fetch buffer is registered, decoded in
 // three registered parts (tpu_decode), queued, split into its tiles (the next register,
-// where the scoreboard compares it with the instructions in flight, a cycle ahead) and
+// where the scoreboard compares it with the instructions in flight, a cycle ahead; a
+// skid register behind it holds a tile the decode register cannot take yet) and
 // checked from the decode register (fetch faults, static checks, then the weight-FIFO
 // rule, which depends only on program order). A unit instruction issues when the
 // scoreboard found no RAW, WAR or WAW clash with another unit's in-flight instruction
@@ -144,7 +145,8 @@ module tpu_controller #(
   // interlock's comparisons) into the decode register (D), from which issue works.
   // R and the decoder never stall: an instruction enters R only with a credit, a free
   // queue entry not yet spoken for, so no chain of ready signals runs from issue back
-  // to the fetch buffer (issue -> D -> N -> the queue's head only).
+  // to the fetch buffer (issue -> D's loads only: N moves on when the skid register K
+  // is empty, a register).
   localparam integer DqDepth = 8;   // (the credits' round trip, 7 cycles: R, decode, queue, N and the credit's return)
   localparam integer CreditBits = $clog2(DqDepth + 1);
   wire flow  = running && !stopping_q;
@@ -308,7 +310,7 @@ module tpu_controller #(
   wire [SlotBits-1:0] sb_slot;
   wire [Slots-1:0] sb_may_fault, sb_used;
   // D goes to a unit (legal, and past the weight-FIFO rule): decided as D is loaded,
-  // from N and the weight-FIFO state after this cycle's issue (which changes only when
+  // from K or N and the weight-FIFO state after this cycle's issue (which changes only when
   // D's instruction issues), so that issue is a few registers deep.
   wire cand      = head && d_unit_ok_q;
   wire issue     = cand && sb_ready && q_ready_i[unit];
@@ -374,8 +376,8 @@ module tpu_controller #(
   end
 
   // The interlock, a cycle ahead: N's and K's tiles are compared with the slots in
-  // flight while the instruction before them waits in D. Device-memory order is part of it: an rhm or rw
-  // waits until older whm writes to bytes it reads have landed (a whm's own wait for
+  // flight while the instruction before them waits in D. Device-memory order is part of
+  // it: an rhm or rw waits until older whm writes to bytes it reads have landed (a whm's own wait for
   // older instructions is its fence, below). Only legal instructions issue, so their
   // device-memory ranges lie below DramBytes: MemBits bits.
   tpu_scoreboard #(.Slots(Slots), .AddrBits(AddrBits), .MemBits(MemBits)) u_scoreboard (
