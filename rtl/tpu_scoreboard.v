@@ -157,15 +157,12 @@ module tpu_scoreboard #(
       if (free[s]) alloc = s[SlotBits-1:0];
   end
 
-  wire [Slots-1:0] any_load, any_hold;   // per slot: a clash kept if the candidate loads now, or stays
-  wire [Slots-1:0] alloc_mask;           // the slot a candidate issued now takes
   genvar i;
   generate
     for (i = 0; i < Slots; i = i + 1) begin : g_slot
       reg                valid_q;
       reg [DescBits-1:0] desc_q;
-      assign alloc_mask[i] = alloc == i[SlotBits-1:0];
-      wire take  = fire && alloc_mask[i];
+      wire take  = fire && alloc == i[SlotBits-1:0];
       wire leave = retire_i[i];
 
       always @(posedge clk_i) begin
@@ -184,11 +181,7 @@ module tpu_scoreboard #(
       assign hit    = hit_en & overlaps(nxt, desc_q[RangeBits-1:0]);
       // (the candidate loads from the skid register when it holds one, else from next)
       wire [OvBits-1:0] k_mask = k_mask_q[OvBits*i +: OvBits];
-      wire [OvBits-1:0] kept_load = (k_valid_i ? k_mask : hit) & {OvBits{!leave}};
-      wire [OvBits-1:0] kept_hold = mask_q[OvBits*i +: OvBits] & {OvBits{!leave}};
-      assign kept   = load_i ? kept_load : kept_hold;
-      assign any_load[i] = |kept_load;
-      assign any_hold[i] = |kept_hold;
+      assign kept   = (load_i ? (k_valid_i ? k_mask : hit) : mask_q[OvBits*i +: OvBits]) & {OvBits{!leave}};
       always @(posedge clk_i) mask_q[OvBits*i +: OvBits] <= load_i && take ? (k_valid_i ? k_pair : pair) : kept;
       // (an empty skid register takes next's comparisons every cycle; it is written only
       // in a cycle the candidate stays, and a full one moves on when the candidate issues,
@@ -206,17 +199,7 @@ module tpu_scoreboard #(
   // decode registers' loads behind it, start at a flip-flop.
   reg busy_q;
   always @(posedge clk_i) busy_q <= rst_ni && (fire || |(valid & ~retire_i));
-  // May the candidate issue (a slot free, no clash): a register of its own, |free and no
-  // bit of mask_q set, computed from the next state's parts, so that issue does not wait
-  // for an OR over every slot's every pair. Its ORs come before the load's and the
-  // take's choices (a free slot's kept bits are zero; a slot taken now holds the pair's).
-  wire [Slots-1:0] free_next = free | retire_i;   // unless taken now
-  wire free_after_take = |(free_next & ~alloc_mask);
-  wire pair_any  = |(k_valid_i ? k_pair : pair);
-  wire clash_next = load_i ? (|any_load || (fire && pair_any)) : |any_hold;
-  reg  ready_q;
-  always @(posedge clk_i) ready_q <= rst_ni && (fire ? free_after_take : |free_next) && !clash_next;
-  assign cand_ready_o = ready_q;
+  assign cand_ready_o = |free && ~|mask_q;   // (every slot's every pair)
   assign cand_slot_o  = alloc;
   assign busy_o       = busy_q;
   assign may_fault_o  = faulting;
@@ -343,8 +326,6 @@ module tpu_scoreboard #(
     end
   endgenerate
 
-  // The registered decision is the combinational one once a candidate has been loaded.
-  always @(*) if (f_past_valid && !f_was_rst && f_loaded) assert (ready_q == (|free && ~|mask_q));
   // Allocation never takes a slot in use; busy_o is the slots' OR.
   always @(*) if (rst_ni && fire) assert (!valid[alloc]);
   always @(*) if (f_past_valid && !f_was_rst) assert (busy_o == |valid);
