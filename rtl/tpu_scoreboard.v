@@ -181,13 +181,16 @@ module tpu_scoreboard #(
       assign hit    = hit_en & overlaps(nxt, desc_q[RangeBits-1:0]);
       // (the candidate loads from the skid register when it holds one, else from next)
       wire [OvBits-1:0] k_mask = k_mask_q[OvBits*i +: OvBits];
-      assign kept   = (load_i ? (k_valid_i ? k_mask : hit) : mask_q[OvBits*i +: OvBits]) & {OvBits{!leave}};
+      // (what the skid register's mask, or next's comparisons, keep past this cycle's
+      // retirements: the candidate's if it loads now, the skid register's anyway)
+      wire [OvBits-1:0] kept_next = (k_valid_i ? k_mask : hit) & {OvBits{!leave}};
+      assign kept   = load_i ? kept_next : mask_q[OvBits*i +: OvBits] & {OvBits{!leave}};
       always @(posedge clk_i) mask_q[OvBits*i +: OvBits] <= load_i && take ? (k_valid_i ? k_pair : pair) : kept;
       // (an empty skid register takes next's comparisons every cycle; it is written only
       // in a cycle the candidate stays, and a full one moves on when the candidate issues,
       // so no slot is taken while it holds its own)
       always @(posedge clk_i)
-        k_mask_q[OvBits*i +: OvBits] <= (k_valid_i ? k_mask : hit) & {OvBits{!leave}};
+        k_mask_q[OvBits*i +: OvBits] <= kept_next;
       assign valid[i]    = valid_q;
       // units whose instructions can still fault after issue (bus error, act parameters)
       assign faulting[i] = valid_q && (unit_q == 2'd0 || unit_q == 2'd2);
