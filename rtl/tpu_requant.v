@@ -3,8 +3,8 @@
 // golden model (tools/model/numerics.hpp, docs/isa.md "Numerics"):
 //   x = sat32(acc + bias); p = x * multiplier; y = round(p / 2^shift) ties away
 //   from zero; y + zp clamped to [relu ? zp : -128, 127].
-// Nine pipeline stages (the inputs registered, add, four partial products, their sum,
-// rounding add, byte shift, bit shift, zero point, clamp); one value per cycle.
+// Nine pipeline stages (the inputs registered, add, four partial products, the rounded
+// magnitude's low half, its high half, byte shift, bit shift, zero point, clamp); one value per cycle.
 // tpu_activation delays the rows' tags by the same nine cycles (RequantStages). The inputs get a stage of
 // their own because the accumulator row comes straight off block RAM.
 `default_nettype none
@@ -38,28 +38,37 @@ module tpu_requant (
 
   // Stage 2: the product's four partial products, each an 18x18 multiplier (x and the
   // multiplier split into a signed high and an unsigned low half: 17-bit signed
-  // operands), and the rounding constant 2^(shift-1).
+  // operands); the product's sign, known from the operands' (a zero product with
+  // different signs is negated too, harmlessly: -0 = 0); and the rounding constant
+  // 2^(shift-1), plus 3 for a negative product (below).
   wire signed [16:0] x_hi = {x_q[31], x_q[31:16]}, x_lo = {1'b0, x_q[15:0]};
   wire signed [16:0] m_hi = {mult_q[31], mult_q[31:16]}, m_lo = {1'b0, mult_q[15:0]};
-  wire        [62:0] half_d = (shift_q == 6'd0) ? 63'd0 : (63'd1 << (shift_q - 6'd1));
+  wire        neg_d  = x_q[31] ^ mult_q[31];
+  wire [62:0] half_d = (shift_q == 6'd0) ? 63'd0 : (63'd1 << (shift_q - 6'd1));
+  wire [62:0] k_d    = {half_d[62:3], half_d[2:0] + (neg_d ? 3'd3 : 3'd0)};  // half[2:0] <= 4
   reg  signed [33:0] hh_q, hl_q, lh_q, ll_q;
-  reg         [62:0] half_qp, half_q;
+  reg         [62:0] k_q;
+  reg                negp_q;
 
-  // Stage 3: their exact sum, the 64-bit product (|p| <= 2^62). hh and ll do not
-  // overlap (ll is below 2^32), so it is {hh, ll} plus the two middle terms, added as
-  // one carry-save step (a LUT per bit) and one carry chain, not two chains in a row.
-  wire [63:0] t_out = {hh_q[31:0], ll_q[31:0]};
-  wire [63:0] t_hl  = {{14{hl_q[33]}}, hl_q, 16'd0};
-  wire [63:0] t_lh  = {{14{lh_q[33]}}, lh_q, 16'd0};
-  wire [63:0] cs_sum   = t_out ^ t_hl ^ t_lh;
-  wire [63:0] cs_carry = (t_out & t_hl) | (t_out & t_lh) | (t_hl & t_lh);
-  wire signed [63:0] p_d = $signed(cs_sum + {cs_carry[62:0], 1'b0});
-  reg  signed [63:0] p_q;
-
-  // Stage 4: the rounding add on the magnitude, |p| + half, in one carry chain:
-  // -p + half = ~p + (half + 1) for negative p.
-  wire        neg   = p_q[63];
-  wire [63:0] sum_d = {1'b0, neg ? ~p_q[62:0] : p_q[62:0]} + {1'b0, half_q} + {63'd0, neg};  // <= 2^62 + 2^62
+  // Stages 3 and 4: the rounded magnitude |p| + half. p is the sum of three terms
+  // ({hh, ll}, which do not overlap, and the two middle ones), so for a negative p
+  // -p = ~t1 + ~t2 + ~t3 + 3 (mod 2^64): each term inverted by the sign, and k = half
+  // (+ 3) the fourth term. Two carry-save steps (a LUT per bit each) leave two
+  // operands, added in two 32-bit carry chains, the low half in stage 3 and the high
+  // half with its carry in stage 4, instead of 64-bit chains in both stages.
+  wire [63:0] sgn   = {64{negp_q}};
+  wire [63:0] t_out = {hh_q[31:0], ll_q[31:0]} ^ sgn;
+  wire [63:0] t_hl  = {{14{hl_q[33]}}, hl_q, 16'd0} ^ sgn;
+  wire [63:0] t_lh  = {{14{lh_q[33]}}, lh_q, 16'd0} ^ sgn;
+  wire [63:0] s1 = t_out ^ t_hl ^ t_lh;
+  wire [63:0] c1 = {(t_out[62:0] & t_hl[62:0]) | (t_out[62:0] & t_lh[62:0]) | (t_hl[62:0] & t_lh[62:0]), 1'b0};
+  wire [63:0] rk = {1'b0, k_q};
+  wire [63:0] s2 = s1 ^ c1 ^ rk;
+  wire [63:0] c2 = {(s1[62:0] & c1[62:0]) | (s1[62:0] & rk[62:0]) | (c1[62:0] & rk[62:0]), 1'b0};
+  wire [32:0] lo_d = {1'b0, s2[31:0]} + {1'b0, c2[31:0]};
+  reg  [31:0] lo_q, s_hi_q, c_hi_q;
+  reg         cy_q, neg3_q;
+  wire [63:0] sum_d = {s_hi_q + c_hi_q + {31'd0, cy_q}, lo_q};  // |p| + half <= 2^62 + 2^62
   reg  [63:0] sum;
   reg         neg_q;
 
@@ -139,17 +148,21 @@ module tpu_requant (
     hl_q     <= x_hi * m_lo;
     lh_q     <= x_lo * m_hi;
     ll_q     <= x_lo * m_lo;
-    half_qp  <= half_d;
+    k_q      <= k_d;
+    negp_q   <= neg_d;
     shift_qp <= shift_q;
     zp_qp    <= zp_q;
     relu_qp  <= relu_q;
-    p_q      <= p_d;
-    half_q   <= half_qp;
+    lo_q     <= lo_d[31:0];
+    cy_q     <= lo_d[32];
+    s_hi_q   <= s2[63:32];
+    c_hi_q   <= c2[63:32];
+    neg3_q   <= negp_q;
     shift_q2 <= shift_qp;
     zp_q2    <= zp_qp;
     relu_q2  <= relu_qp;
     sum      <= sum_d;
-    neg_q    <= neg;
+    neg_q    <= neg3_q;
     shift_q3 <= shift_q2;
     zp_q3    <= zp_q2;
     relu_q3  <= relu_q2;
@@ -170,7 +183,7 @@ module tpu_requant (
 
   assign out_valid_o = v6_q;
   assign out_o       = out_q;
-  wire unused = ^{above_d[1:0], hh_q[33:32], ll_q[33:32], cs_carry[63]};  // (|hh| <= 2^30, 0 <= ll < 2^32; mod 2^64)
+  wire unused = ^{above_d[1:0], hh_q[33:32], ll_q[33:32]};  // (|hh| <= 2^30, 0 <= ll < 2^32)
 endmodule
 
 `default_nettype wire

@@ -41,6 +41,10 @@ inline std::vector<RequantCase> requant_edge_cases() {
       {1 << 20, {0, 1 << 30, 0}, 0, false},     {-(1 << 20), {0, 1 << 30, 0}, 0, true},
       {INT32_MIN, {0, INT32_MIN, 53}, -128, false}, {INT32_MIN, {0, INT32_MIN, 54}, -128, false},
       {INT32_MIN, {0, INT32_MAX, 53}, 127, false},  {1023, {0, 1, 1}, -128, false},
+      // zero products whose operands' signs differ (the product's sign comes from them)
+      {0, {0, -5, 3}, 7, false},                {-9, {0, 0, 3}, 7, false},
+      {0, {0, INT32_MIN, 1}, -2, false},        {INT32_MIN, {0, 0, 0}, 0, false},
+      {5, {-5, -1, 2}, 3, false},               {-1, {0, -1, 1}, 0, false},
   };
 }
 
