@@ -4,7 +4,8 @@
 //   x = sat32(acc + bias); p = x * multiplier; y = round(p / 2^shift) ties away
 //   from zero; y + zp clamped to [relu ? zp : -128, 127].
 // Nine pipeline stages (the inputs registered, add, four partial products, the rounded
-// magnitude's low half, its high half, byte shift, bit shift, zero point, clamp); one value per cycle.
+// magnitude's low half, its high half, byte shift, bit shift, zero point, clamp); one
+// value per cycle.
 // tpu_activation delays the rows' tags by the same nine cycles (RequantStages). The inputs get a stage of
 // their own because the accumulator row comes straight off block RAM.
 `default_nettype none
@@ -97,14 +98,19 @@ module tpu_requant (
   reg  [7:0]  zp_q4, zp_q5;
   reg         relu_q4, relu_q5;
 
-  // Stage 7: the zero point, y + zp = zp +- q in one add.
-  wire [10:0] zp_w   = {{3{zp_q5[7]}}, zp_q5};
-  wire [10:0] y_zp_d = neg_q3 ? zp_w - {2'b0, q_q} : zp_w + {2'b0, q_q};
-  reg  [10:0] y_zp, lo;
-  // Stage 8: the clamp to [relu ? zp : -128, 127].
-  wire        below = $signed(y_zp) < $signed(lo);
-  wire        above = $signed(y_zp) > $signed(11'd127);
-  wire [7:0]  out_d = below ? lo[7:0] : (above ? 8'd127 : y_zp[7:0]);
+  // Stage 7: the zero point, y = zp +- q, and the clamp's decisions beside it, from q
+  // and the zero point rather than from y: for y = zp - q, y < (relu ? zp : -128) iff
+  // q > 0 (relu) or q > zp + 128; for y = zp + q, y > 127 iff q > 127 - zp (both bounds
+  // are the zero point's bits). Only y's low byte is added: a q beyond 255 clamps.
+  wire [7:0]  thr_lo  = {~zp_q5[7], zp_q5[6:0]};                    // zp + 128
+  wire [7:0]  thr_hi  = {zp_q5[7], ~zp_q5[6:0]};                    // 127 - zp
+  wire        under_d = neg_q3 && (relu_q5 ? (q_q != 9'd0) : (q_q > {1'b0, thr_lo}));
+  wire        over_d  = !neg_q3 && (q_q > {1'b0, thr_hi});
+  wire [7:0]  y_d     = neg_q3 ? zp_q5 - q_q[7:0] : zp_q5 + q_q[7:0];
+  reg  [7:0]  y_q, lo_bound_q;
+  reg         under_q, over_q;
+  // Stage 8: the clamp to [relu ? zp : -128, 127], a LUT per bit.
+  wire [7:0]  out_d = under_q ? lo_bound_q : (over_q ? 8'd127 : y_q);
   reg  [7:0]  out_q;
 
   reg v0_q, v1_q, vp_q, v2_q, v3_q, vc_q, v4_q, v5_q, v6_q;
@@ -176,8 +182,10 @@ module tpu_requant (
     neg_q3   <= neg_q2;
     zp_q5    <= zp_q4;
     relu_q5  <= relu_q4;
-    y_zp     <= y_zp_d;
-    lo       <= relu_q5 ? zp_w : {{3{1'b1}}, 8'h80};
+    y_q      <= y_d;
+    under_q  <= under_d;
+    over_q   <= over_d;
+    lo_bound_q <= relu_q5 ? zp_q5 : 8'h80;
     out_q    <= out_d;
   end
 
