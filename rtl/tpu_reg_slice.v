@@ -36,7 +36,9 @@ module tpu_reg_slice #(
   end
   always @(posedge clk_i) begin
     if (out_free) out_q <= skid_valid_q ? skid_q : in_data_i;
-    if (in_fire && !out_free) skid_q <= in_data_i;
+    // the skid loads whenever it is empty (it only counts once skid_valid_q is set), so
+    // that its enable is a register, not the consumer's late ready
+    if (!skid_valid_q) skid_q <= in_data_i;
   end
 
   assign in_ready_o  = !skid_valid_q;
