@@ -87,9 +87,10 @@ fpga-report: ## rebuild every board and N of docs/fpga.md's resource table
 board-sim: build ## the simulated iCEBreaker on a pseudo-terminal, for --backend uart --port ...
 	$(BIN)/tpu-board-sim
 
-isa: build ## regenerate rtl/tpu_isa.vh and the encoding tables in docs/isa.md
+isa: build ## regenerate rtl/tpu_isa.vh, the encoding tables in docs/isa.md and the CSR map in docs/architecture.md
 	$(BIN)/tpu-isa-gen --verilog > rtl/tpu_isa.vh
 	scripts/update-isa-doc.sh $(BIN)/tpu-isa-gen docs/isa.md
+	scripts/update-isa-doc.sh $(BIN)/tpu-isa-gen docs/architecture.md
 
 clean: ## remove build directories
 	rm -rf $(BUILD) build-*

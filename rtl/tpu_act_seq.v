@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Activation sequencer: executes `act` from its queue.
 //
-// First the 9-row parameter block is read from the unified buffer into the activation
-// unit's register file (a shift above 63 ends the instruction with ACT_PARAM) — unless
+// First the parameter block (TPU_ACT_PARAM_ROWS rows) is read from the unified buffer
+// into the activation unit's register file (a shift above 63 ends the instruction with ACT_PARAM) — unless
 // the register file already holds that block: the sequencer remembers which block it
 // loaded and forgets it when any unified-buffer write touches those rows, so an `act`
 // with the same parameters as an earlier one starts streaming at once. Then
@@ -132,7 +132,8 @@ module tpu_act_seq #(
   wire [UbBits-1:0]  off_new   = ub_wa_q - params;
   wire [UbBits-1:0]  off_old2  = ub_wa2_q - loaded_at_q;
   wire [UbBits-1:0]  off_new2  = ub_wa2_q - params;
-  wire               hit_new   = (ub_we_q && off_new < 9) || (ub_we2_q && off_new2 < 9);
+  wire [UbBits-1:0]  blk_rows  = {{(UbBits - 4){1'b0}}, TPU_ACT_PARAM_ROWS};
+  wire               hit_new   = (ub_we_q && off_new < blk_rows) || (ub_we2_q && off_new2 < blk_rows);
   wire               hit_old   = (ub_we_q && off_old < 9) || (ub_we2_q && off_old2 < 9);
   wire               loaded_hit = loaded_q && q_params == loaded_at_q;
 
@@ -151,7 +152,7 @@ module tpu_act_seq #(
     young_q <= younger;
     hit_q   <= loaded_hit;
   end
-  wire p_grant   = state_q == StParams && !young_q && !hit_q && prd_q != 4'd9 && ubr_grant_i;
+  wire p_grant   = state_q == StParams && !young_q && !hit_q && prd_q != TPU_ACT_PARAM_ROWS && ubr_grant_i;
   // a row is read this cycle; one an older mmc has still to write waits (chaining)
   reg  moved_q;   // a row was read last cycle: rd_addr_q is acc_chk_next_o's row
   wire acc_wait  = moved_q ? acc_wait_next_i : acc_wait_i;
@@ -176,7 +177,7 @@ module tpu_act_seq #(
         StIdle:   if (take) state_q <= StParams;
         StParams: if (young_q) state_q <= StRetire;
                   else if (hit_q) state_q <= StCheck;
-                  else if (pwe_q && pwr_q == 4'd8) state_q <= StCheck;
+                  else if (pwe_q && pwr_q == TPU_ACT_SHIFT_ROW) state_q <= StCheck;
         StCheck:  state_q <= young_q || shift_error_i ? StRetire : StStream;
         StStream: if (streaming && last_plane && last_row) state_q <= StDrain;
         StDrain:  if (out_valid_i && out_q == rows_m1) state_q <= StRetire;
@@ -263,7 +264,7 @@ module tpu_act_seq #(
 
   assign q_ready_o   = state_q == StIdle;
   assign busy_o      = state_q != StIdle;
-  assign ubr_valid_o = state_q == StParams && !young_q && !hit_q && prd_q != 4'd9;
+  assign ubr_valid_o = state_q == StParams && !young_q && !hit_q && prd_q != TPU_ACT_PARAM_ROWS;
   assign ubr_addr_o  = params + {{(UbBits - 4){1'b0}}, prd_q};
   assign param_we_o  = pwe_q;
   assign param_row_o = pwr_q;

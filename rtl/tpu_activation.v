@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // The activation unit: N requantization lanes plus max pooling across planes.
 //
-// Before an `act`, the sequencer writes the 9-row parameter block (docs/isa.md) row
-// by row through param_we_i/param_row_i/param_data_i: rows 0-3 the int32 biases,
-// rows 4-7 the int32 multipliers, row 8 the shifts (a row takes effect two cycles after
+// Before an `act`, the sequencer writes the parameter block (docs/isa.md; its rows are
+// TPU_ACT_*: four of int32 biases, four of int32 multipliers, one of shifts) row by row
+// through param_we_i/param_row_i/param_data_i (a row takes effect two cycles after
 // it is given: a row streamed in the cycle after the last parameter row would not see
 // it). It then streams accumulator rows in plane order (for each output row: planes
 // 0..P-1), marking the first and last plane of each output row. One int8 row leaves for
 // every `last` row, 10 cycles after that row entered (9 requant stages and the pooling
 // register). shift_error_o is high while any lane's shift byte is above 63, from the
-// cycle after row 8 is given (the sequencer reports ACT_PARAM instead of streaming).
+// cycle after the shift row is given (the sequencer reports ACT_PARAM instead of streaming).
 //
 // Serial = 1 (small FPGAs): one requantization lane serves the N lanes in turn, a row
 // every N + 2 cycles; accept_next_o tells the sequencer whether a row given in the next
@@ -23,7 +23,7 @@ module tpu_activation #(
     input  wire                    clk_i,
     input  wire                    rst_ni,
     input  wire                    param_we_i,
-    input  wire [3:0]              param_row_i,   // 0..8
+    input  wire [3:0]              param_row_i,   // 0 .. TPU_ACT_PARAM_ROWS-1
     input  wire [ArraySize*8-1:0]  param_data_i,
     output wire                    shift_error_o,
     input  wire [7:0]              zp_i,          // held for the whole instruction
@@ -37,14 +37,16 @@ module tpu_activation #(
     output wire                    out_soon_o,    // out_valid_o will be high next cycle
     output wire [ArraySize*8-1:0]  out_data_o
 );
+`include "tpu_isa.vh"
   localparam integer N = ArraySize;
   localparam integer RequantStages = 9;  // tpu_requant's pipeline depth
+  localparam [3:0]   Bias = TPU_ACT_BIAS_ROW, Mult = TPU_ACT_MULTIPLIER_ROW, Shift = TPU_ACT_SHIFT_ROW;
 
   // Parameter block, one register file row per UB row (bias/multiplier lanes packed
-  // little-endian over 4 rows: lane i is bytes 4i..4i+3 of rows 0-3 concatenated).
+  // little-endian over 4 rows: lane i is bytes 4i..4i+3 of the 4 rows concatenated).
   // A row is written a cycle after it arrives: it comes straight off block RAM, and the
   // register file's write decode would otherwise sit behind the RAM's output.
-  reg [N*8-1:0] prm_q [0:8];
+  reg [N*8-1:0] prm_q [0:TPU_ACT_PARAM_ROWS-1];
   reg           param_we_q;
   reg [3:0]     param_row_q;
   reg [N*8-1:0] param_data_q;
@@ -63,19 +65,19 @@ module tpu_activation #(
   always @(posedge clk_i) begin
     if (param_we_q) prm_q[param_row_q] <= param_data_q;
     else if (rotate) begin
-      {prm_q[3], prm_q[2], prm_q[1], prm_q[0]} <= bias_rot;
-      {prm_q[7], prm_q[6], prm_q[5], prm_q[4]} <= mult_rot;
-      prm_q[8] <= shift_rot;
+      {prm_q[Bias+3], prm_q[Bias+2], prm_q[Bias+1], prm_q[Bias]} <= bias_rot;
+      {prm_q[Mult+3], prm_q[Mult+2], prm_q[Mult+1], prm_q[Mult]} <= mult_rot;
+      prm_q[Shift] <= shift_rot;
     end
   end
-  wire [4*N*8-1:0] bias_flat = {prm_q[3], prm_q[2], prm_q[1], prm_q[0]};
-  wire [4*N*8-1:0] mult_flat = {prm_q[7], prm_q[6], prm_q[5], prm_q[4]};
-  wire [N*8-1:0]   shifts    = prm_q[8];
+  wire [4*N*8-1:0] bias_flat = {prm_q[Bias+3], prm_q[Bias+2], prm_q[Bias+1], prm_q[Bias]};
+  wire [4*N*8-1:0] mult_flat = {prm_q[Mult+3], prm_q[Mult+2], prm_q[Mult+1], prm_q[Mult]};
+  wire [N*8-1:0]   shifts    = prm_q[Shift];
   assign bias_rot  = {bias_flat[31:0], bias_flat[4*N*8-1:32]};
   assign mult_rot  = {mult_flat[31:0], mult_flat[4*N*8-1:32]};
   assign shift_rot = {shifts[7:0], shifts[N*8-1:8]};
   // (the check sees the shift row as it will be once a write in flight lands)
-  wire             shifts_new = param_we_q && param_row_q == 4'd8;
+  wire             shifts_new = param_we_q && param_row_q == TPU_ACT_SHIFT_ROW;
 
   // Running maximum over the planes of one output row (signed int8): the first plane
   // starts it, every later plane raises it.

@@ -38,7 +38,7 @@ module tpu_controller #(
     parameter integer WfifoDepth = 4,
     parameter integer DramBytes  = 1048576,
     parameter integer Slots      = 8,
-    parameter integer Counters   = 11
+    parameter integer Counters   = 11       // TPU_COUNTERS (checked)
 ) (
     input  wire                   clk_i,
     input  wire                   rst_ni,
@@ -118,9 +118,12 @@ module tpu_controller #(
   localparam integer UbRd = 0, UbWr = 1, AccWr = 3;  // scoreboard range order {acc_wr, acc_rd, ub_wr, ub_rd}
   localparam integer Macs      = ArraySize * ArraySize;
 
-  // Counter indices (docs/architecture.md, "CSR block").
-  localparam integer CCycles = 0, CInstr = 1, CMacs = 2, CRead = 3, CWrite = 4, CTiles = 5,
-                     CActive = 6, CWStall = 7, CWShift = 8, CRaw = 9, CDma = 10;
+  initial begin
+    if (Counters != TPU_COUNTERS) begin
+      $display("tpu_controller: Counters must be TPU_COUNTERS (tpu_isa.vh)");
+      $finish;
+    end
+  end
 
   reg  [1:0]           state_q;
   reg                  stopping_q;
@@ -557,18 +560,18 @@ module tpu_controller #(
 
   // Counters: cleared when a run starts, counting while it runs.
   wire [63:0] ev [0:Counters-1];
-  assign ev[CCycles] = {63'd0, running};
-  assign ev[CInstr]  = {63'd0, running && pop && d_last_q};
+  assign ev[TPU_CNT_CYCLES]               = {63'd0, running};
+  assign ev[TPU_CNT_INSTRUCTIONS]         = {63'd0, running && pop && d_last_q};
   wire [31:0] macs_per_row = Macs;
-  assign ev[CMacs]   = ev_row_i ? {32'd0, macs_per_row} : 64'd0;
-  assign ev[CRead]   = {57'd0, read_bytes_i};
-  assign ev[CWrite]  = {57'd0, write_bytes_i};
-  assign ev[CTiles]  = {63'd0, tile_i};
-  assign ev[CActive] = {63'd0, ev_row_i};
-  assign ev[CWStall] = {63'd0, ev_weight_stall_i};
-  assign ev[CWShift] = {63'd0, ev_weight_shift_i};
-  assign ev[CRaw]    = {63'd0, cand && !issue};
-  assign ev[CDma]    = {63'd0, running && ev_dma_wait_i};
+  assign ev[TPU_CNT_MACS]                 = ev_row_i ? {32'd0, macs_per_row} : 64'd0;
+  assign ev[TPU_CNT_DRAM_READ_BYTES]      = {57'd0, read_bytes_i};
+  assign ev[TPU_CNT_DRAM_WRITE_BYTES]     = {57'd0, write_bytes_i};
+  assign ev[TPU_CNT_WEIGHT_TILES]         = {63'd0, tile_i};
+  assign ev[TPU_CNT_MATRIX_ACTIVE]        = {63'd0, ev_row_i};
+  assign ev[TPU_CNT_WEIGHT_STALL]         = {63'd0, ev_weight_stall_i};
+  assign ev[TPU_CNT_WEIGHT_SHIFT]         = {63'd0, ev_weight_shift_i};
+  assign ev[TPU_CNT_RAW_STALL]            = {63'd0, cand && !issue};
+  assign ev[TPU_CNT_DMA_WAIT]             = {63'd0, running && ev_dma_wait_i};
   // Events are registered before they are added (issue and the 64-bit adds are a cycle
   // each); a run's last events land the cycle after it ends, long before a host reads.
   // A failed run's instruction count (the instructions before the fault) replaces the
@@ -583,7 +586,7 @@ module tpu_controller #(
       always @(posedge clk_i) ev_q <= (!rst_ni || !running) ? 64'd0 : ev[c];
       always @(posedge clk_i) begin
         if (!rst_ni || begin_run) count_q <= 64'd0;
-        else if (c == CInstr && fail_end_q)
+        else if (c == TPU_CNT_INSTRUCTIONS && fail_end_q)
           count_q <= {32'd0, (err_pc_q - entry_q) >> 4};
         else count_q <= count_q + ev_q;
       end

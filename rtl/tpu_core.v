@@ -85,7 +85,7 @@ module tpu_core #(
 );
 `include "tpu_isa.vh"
   localparam integer N         = ArraySize;
-  localparam integer Counters  = 11;
+  localparam integer Counters  = TPU_COUNTERS;
   localparam integer SlotBits  = (Slots > 1) ? $clog2(Slots) : 1;
   localparam integer UbBits    = $clog2(UbRows);
   localparam integer AccBits   = $clog2(AccRows);

@@ -1,20 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The host's register block: an AXI4-Lite slave (32-bit registers).
-//
-//   0x00 ID        RO  0x54535241 ("TSRA")
-//   0x04 VERSION   RO  [31:16] major, [15:0] minor of the ISA and image format
-//   0x08 CONFIG0   RO  [7:0] N, [15:8] wfifo_depth, [31:16] dma_width (bits)
-//   0x0c CONFIG1   RO  ub_rows
-//   0x10 CONFIG2   RO  acc_rows
-//   0x14 CONFIG3   RO  dram_bytes
-//   0x20 CONTROL   RW  [0] start (write 1: pulse), [1] soft reset (write 1: pulse),
-//                      [2] interrupt enable (kept)
-//   0x24 ENTRY     RW  first instruction's address for the next start
-//   0x28 STATUS    RO  [1:0] run state, [11:8] error code, [16] interrupt pending
-//   0x2c PC        RO  the last instruction fetched (the faulting one on error)
-//   0x30 IRQ       W1C [0] interrupt pending: set when a run ends (DONE or ERROR)
-//   0x40 + 8k      RO  counter k, low word; reading it latches the high word
-//   0x44 + 8k      RO  counter k, high word as latched (k = 0 .. Counters-1)
+// The host's register block: an AXI4-Lite slave (32-bit registers). The map (offsets,
+// fields, the counters at TPU_CSR_COUNTERS + 8k) is tools/isa/csr_map.hpp's, through
+// the generated tpu_isa.vh; docs/architecture.md ("CSR block") shows it.
 // Other addresses, and writes to read-only registers, answer SLVERR.
 `default_nettype none
 
@@ -25,7 +12,7 @@ module tpu_csr #(
     parameter integer UbRows     = 4096,
     parameter integer AccRows    = 2048,
     parameter integer DramBytes  = 1048576,
-    parameter integer Counters   = 9      // 64-bit performance counters
+    parameter integer Counters   = 1      // 64-bit performance counters (the cores: TPU_COUNTERS)
 ) (
     input  wire                   clk_i,
     input  wire                   rst_ni,
@@ -58,17 +45,18 @@ module tpu_csr #(
     input  wire [Counters*64-1:0] counters_i,
     output wire                   irq_o
 );
+`include "tpu_isa.vh"
   localparam [1:0] Okay = 2'b00, SlvErr = 2'b10;
 
+  localparam [7:0]   CounterBase = TPU_CSR_COUNTERS;
+  localparam integer CounterEndI = {24'd0, CounterBase} + 8 * Counters;
+  localparam [8:0]   CounterEnd  = CounterEndI[8:0];
   initial begin
-    if (Counters < 1 || Counters > 24) begin
-      $display("tpu_csr: Counters must be 1..24 (they live at 0x40..0xff)");
+    if (Counters < 1 || CounterEndI > 256) begin
+      $display("tpu_csr: Counters must be 1.. the map's end (0xff)");
       $finish;
     end
   end
-  localparam [7:0]   CounterBase = 8'h40;
-  localparam integer CounterEndI = 64 + 8 * Counters;  // at most 0x100: Counters <= 24
-  localparam [8:0]   CounterEnd  = CounterEndI[8:0];
 
   // ---- writes: both AW and W, then one B --------------------------------
   reg        bvalid_q;
@@ -86,9 +74,9 @@ module tpu_csr #(
       assign entry_d[8*b +: 8] = s_wstrb_i[b] ? s_wdata_i[8*b +: 8] : entry_q[8*b +: 8];
     end
   endgenerate
-  wire w_control = wa == 8'h20;
-  wire w_entry   = wa == 8'h24;
-  wire w_irq     = wa == 8'h30;
+  wire w_control = wa == TPU_CSR_CONTROL;
+  wire w_entry   = wa == TPU_CSR_ENTRY;
+  wire w_irq     = wa == TPU_CSR_IRQ;
   wire w_ok      = w_control || w_entry || w_irq;
   wire low_byte  = s_wstrb_i[0];
 
@@ -101,13 +89,13 @@ module tpu_csr #(
       irq_pending_q <= 1'b0;
       entry_q       <= 32'd0;
     end else begin
-      start_q      <= w_fire && w_control && low_byte && s_wdata_i[0];
-      soft_reset_q <= w_fire && w_control && low_byte && s_wdata_i[1];
-      if (w_fire && w_control && low_byte) irq_en_q <= s_wdata_i[2];
+      start_q      <= w_fire && w_control && low_byte && s_wdata_i[TPU_CSR_CONTROL_START];
+      soft_reset_q <= w_fire && w_control && low_byte && s_wdata_i[TPU_CSR_CONTROL_SOFT_RESET];
+      if (w_fire && w_control && low_byte) irq_en_q <= s_wdata_i[TPU_CSR_CONTROL_IRQ_ENABLE];
       if (w_fire && w_entry) entry_q <= entry_d;
       // A run ending wins over a clear in the same cycle: the host sees it next read.
       if (run_end_i) irq_pending_q <= 1'b1;
-      else if (w_fire && w_irq && low_byte && s_wdata_i[0]) irq_pending_q <= 1'b0;
+      else if (w_fire && w_irq && low_byte && s_wdata_i[TPU_CSR_IRQ_PENDING]) irq_pending_q <= 1'b0;
       if (w_fire) bvalid_q <= 1'b1;
       else if (s_bready_i) bvalid_q <= 1'b0;
     end
@@ -140,17 +128,21 @@ module tpu_csr #(
     rok_d   = 1'b1;
     rdata_d = 32'd0;
     case (ra)
-      8'h00: rdata_d = 32'h5453_5241;
-      8'h04: rdata_d = {16'd1, 16'd0};
-      8'h08: rdata_d = {DmaWidth[15:0], WfifoDepth[7:0], ArraySize[7:0]};
-      8'h0c: rdata_d = UbRows[31:0];
-      8'h10: rdata_d = AccRows[31:0];
-      8'h14: rdata_d = DramBytes[31:0];
-      8'h20: rdata_d = {29'd0, irq_en_q, 2'b00};
-      8'h24: rdata_d = entry_q;
-      8'h28: rdata_d = {15'd0, irq_pending_q, 4'd0, error_i, 6'd0, state_i};
-      8'h2c: rdata_d = pc_i;
-      8'h30: rdata_d = {31'd0, irq_pending_q};
+      TPU_CSR_ID:      rdata_d = TPU_CSR_ID_VALUE;
+      TPU_CSR_VERSION: rdata_d = {TPU_CSR_VERSION_MAJOR, TPU_CSR_VERSION_MINOR};
+      TPU_CSR_CONFIG0: rdata_d = {16'd0, DmaWidth[15:0]} << TPU_CSR_CONFIG0_DMA_WIDTH_LSB |
+                                 {24'd0, WfifoDepth[7:0]} << TPU_CSR_CONFIG0_WFIFO_DEPTH_LSB |
+                                 {24'd0, ArraySize[7:0]} << TPU_CSR_CONFIG0_N_LSB;
+      TPU_CSR_CONFIG1: rdata_d = UbRows[31:0];
+      TPU_CSR_CONFIG2: rdata_d = AccRows[31:0];
+      TPU_CSR_CONFIG3: rdata_d = DramBytes[31:0];
+      TPU_CSR_CONTROL: rdata_d = {31'd0, irq_en_q} << TPU_CSR_CONTROL_IRQ_ENABLE;
+      TPU_CSR_ENTRY:   rdata_d = entry_q;
+      TPU_CSR_STATUS:  rdata_d = {31'd0, irq_pending_q} << TPU_CSR_STATUS_IRQ |
+                                 {28'd0, error_i} << TPU_CSR_STATUS_ERROR_LSB |
+                                 {30'd0, state_i} << TPU_CSR_STATUS_STATE_LSB;
+      TPU_CSR_PC:      rdata_d = pc_i;
+      TPU_CSR_IRQ:     rdata_d = {31'd0, irq_pending_q} << TPU_CSR_IRQ_PENDING;
       default: begin
         if (r_counter) rdata_d = r_off[2] ? hi_latch_q : counter[31:0];
         else rok_d = 1'b0;

@@ -138,4 +138,50 @@ localparam [3:0] TPU_ERR_DRAM_RANGE = 4'd4;
 localparam [3:0] TPU_ERR_WEIGHT_FIFO = 4'd5;
 localparam [3:0] TPU_ERR_BUS_ERROR = 4'd6;
 localparam [3:0] TPU_ERR_ACT_PARAM = 4'd7;
+
+// act parameter block rows (tools/isa/act_block.hpp)
+localparam [3:0] TPU_ACT_BIAS_ROW = 4'd0;
+localparam [3:0] TPU_ACT_MULTIPLIER_ROW = 4'd4;
+localparam [3:0] TPU_ACT_SHIFT_ROW = 4'd8;
+localparam [3:0] TPU_ACT_PARAM_ROWS = 4'd9;
+
+// CSR map and performance counters (tools/isa/csr_map.hpp, tools/isa/arch.hpp;
+// docs/architecture.md, "CSR block")
+localparam [7:0] TPU_CSR_ID = 8'h00;
+localparam [7:0] TPU_CSR_VERSION = 8'h04;
+localparam [7:0] TPU_CSR_CONFIG0 = 8'h08;
+localparam [7:0] TPU_CSR_CONFIG1 = 8'h0c;
+localparam [7:0] TPU_CSR_CONFIG2 = 8'h10;
+localparam [7:0] TPU_CSR_CONFIG3 = 8'h14;
+localparam [7:0] TPU_CSR_CONTROL = 8'h20;
+localparam [7:0] TPU_CSR_ENTRY = 8'h24;
+localparam [7:0] TPU_CSR_STATUS = 8'h28;
+localparam [7:0] TPU_CSR_PC = 8'h2c;
+localparam [7:0] TPU_CSR_IRQ = 8'h30;
+localparam [7:0] TPU_CSR_COUNTERS = 8'h40;
+localparam [31:0] TPU_CSR_ID_VALUE = 32'h54535241;
+localparam [15:0] TPU_CSR_VERSION_MAJOR = 16'd1;
+localparam [15:0] TPU_CSR_VERSION_MINOR = 16'd0;
+localparam integer TPU_CSR_CONFIG0_N_LSB = 0;
+localparam integer TPU_CSR_CONFIG0_WFIFO_DEPTH_LSB = 8;
+localparam integer TPU_CSR_CONFIG0_DMA_WIDTH_LSB = 16;
+localparam integer TPU_CSR_CONTROL_START = 0;
+localparam integer TPU_CSR_CONTROL_SOFT_RESET = 1;
+localparam integer TPU_CSR_CONTROL_IRQ_ENABLE = 2;
+localparam integer TPU_CSR_STATUS_STATE_LSB = 0;
+localparam integer TPU_CSR_STATUS_ERROR_LSB = 8;
+localparam integer TPU_CSR_STATUS_IRQ = 16;
+localparam integer TPU_CSR_IRQ_PENDING = 0;
+localparam integer TPU_COUNTERS = 11;
+localparam integer TPU_CNT_CYCLES = 0;  // cycles while running
+localparam integer TPU_CNT_INSTRUCTIONS = 1;  // instructions retired, including `halt`
+localparam integer TPU_CNT_MACS = 2;  // multiply-accumulates: rows × N × N per `mmc`
+localparam integer TPU_CNT_DRAM_READ_BYTES = 3;  // bytes read by `rhm` and `rw` (not fetch)
+localparam integer TPU_CNT_DRAM_WRITE_BYTES = 4;  // bytes written by `whm`
+localparam integer TPU_CNT_WEIGHT_TILES = 5;  // weight tiles loaded by `rw`
+localparam integer TPU_CNT_MATRIX_ACTIVE = 6;  // cycles a row enters the array
+localparam integer TPU_CNT_WEIGHT_STALL = 7;  // cycles a switch waits for `rw`
+localparam integer TPU_CNT_WEIGHT_SHIFT = 8;  // cycles a switch waits for the shadow load
+localparam integer TPU_CNT_RAW_STALL = 9;  // cycles issue is blocked by the interlocks
+localparam integer TPU_CNT_DMA_WAIT = 10;  // cycles a DMA read waits for device memory
 /* verilator lint_on UNUSEDPARAM */

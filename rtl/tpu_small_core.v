@@ -81,7 +81,7 @@ module tpu_small_core #(
 `include "tpu_isa.vh"
   localparam integer N        = ArraySize;
   localparam integer NBits    = $clog2(N);
-  localparam integer Counters = 11;
+  localparam integer Counters = TPU_COUNTERS;
   localparam integer UbBits   = $clog2(UbRows);
   localparam integer AccBits  = $clog2(AccRows);
   localparam integer AccWords = AccRows * N;
@@ -98,6 +98,12 @@ module tpu_small_core #(
     if (N < 4 || (1 << NBits) != N || DmaWidth < 8 || DmaWidth > 128 ||
         (UbRows & (UbRows - 1)) != 0 || (AccRows & (AccRows - 1)) != 0) begin
       $display("tpu_small_core: N a power of two >= 4, DmaWidth 8..128, power-of-two memories");
+      $finish;
+    end
+  end
+  initial begin
+    if (TPU_ACT_BIAS_ROW != 4'd0 || TPU_ACT_MULTIPLIER_ROW != 4'd4 || TPU_ACT_SHIFT_ROW != 4'd8) begin
+      $display("tpu_small_core: the act parameter sequence assumes bias rows 0-3, multiplier 4-7, shifts 8");
       $finish;
     end
   end
@@ -279,15 +285,16 @@ module tpu_small_core #(
 
   // act parameters: word {0, lane} bias, {1, lane} multiplier, {2, lane} shift. The UB
   // row params+p (p < 8) holds words p*(N/4) .. p*(N/4)+N/4-1 of the bias (p < 4) or the
-  // multiplier; row params+8 the shift bytes.
+  // multiplier; row params+TPU_ACT_SHIFT_ROW the shift bytes (the bit tests below assume
+  // the rows 0-3, 4-7 and 8 of tpu_isa.vh, checked at elaboration).
   wire [3:0]       p_row  = i_q[3:0];
   localparam integer WordsM1 = N / 4 - 1;            // parameter words per UB row, minus one
   wire [NBits-1:0] m_word = j_q[NBits-1:0] & WordsM1[NBits-1:0];
   wire [NBits-1:0] p_word = ({{(NBits-2){1'b0}}, p_row[1:0]} << (NBits - 2)) | m_word;
-  wire [NBits+1:0] pm_waddr = p_row == 4'd8 ? {2'd2, j_q[NBits-1:0]}
-                                             : {1'b0, p_row[2], p_word};
-  wire [31:0]      pm_wdata = p_row == 4'd8 ? {24'd0, row_byte}
-                                             : row_q[32*m_word +: 32];
+  wire [NBits+1:0] pm_waddr = p_row == TPU_ACT_SHIFT_ROW ? {2'd2, j_q[NBits-1:0]}
+                                                      : {1'b0, p_row[2], p_word};
+  wire [31:0]      pm_wdata = p_row == TPU_ACT_SHIFT_ROW ? {24'd0, row_byte}
+                                                      : row_q[32*m_word +: 32];
   wire             pm_we    = st_q == SActPw;
   wire             pm_rd    = st_q == SActLb || st_q == SActLm || st_q == SActLs;
   wire [1:0]       pm_sel   = st_q == SActLb ? 2'd0 : st_q == SActLm ? 2'd1 : 2'd2;
@@ -295,8 +302,8 @@ module tpu_small_core #(
   tpu_small_ram #(.Width(32), .Depth(4 * N)) u_params (
       .clk_i, .rd_en_i(pm_rd), .rd_addr_i({pm_sel, i_q[NBits-1:0]}), .rd_data_o(pm_rdata),
       .wr_en_i(pm_we), .wr_addr_i(pm_waddr), .wr_data_i(pm_wdata));
-  wire p_last_word = p_row == 4'd8 ? j_q == n_m1 : j_q == n_m1 >> 2;
-  wire shift_bad   = p_row == 4'd8 && pm_wdata[7:6] != 2'b00;
+  wire p_last_word = p_row == TPU_ACT_SHIFT_ROW ? j_q == n_m1 : j_q == n_m1 >> 2;
+  wire shift_bad   = p_row == TPU_ACT_SHIFT_ROW && pm_wdata[7:6] != 2'b00;
 
   // Requantization of one accumulator value.
   wire       rq_start = st_q == SActStart;
@@ -433,7 +440,7 @@ module tpu_small_core #(
           SMmcAccW: st_q <= i_q == n_m1 ? SMmcX : SMmcW;
           SActPr: st_q <= SActPl;
           SActPl: st_q <= SActPw;
-          SActPw: if (p_last_word) st_q <= p_row == 4'd8 ? SActLb : SActPr;
+          SActPw: if (p_last_word) st_q <= p_row == TPU_ACT_SHIFT_ROW ? SActLb : SActPr;
           SActLb: st_q <= SActLm;
           SActLm: st_q <= SActLs;
           SActLs: st_q <= SActSh;
@@ -564,7 +571,7 @@ module tpu_small_core #(
       SActPw: begin
         j_q <= j_q + 6'd1;
         if (p_last_word) begin
-          i_q <= p_row == 4'd8 ? 6'd0 : i_q + 6'd1;   // next parameter row, or lane 0
+          i_q <= p_row == TPU_ACT_SHIFT_ROW ? 6'd0 : i_q + 6'd1;   // next parameter row, or lane 0
           row_q <= {N*8{1'b0}};
         end
       end
@@ -593,32 +600,30 @@ module tpu_small_core #(
   end
 
   // ---- performance counters: cleared when a run starts, counting while it runs -----------
-  localparam integer CCycles = 0, CInstr = 1, CMacs = 2, CRead = 3, CWrite = 4, CTiles = 5,
-                     CActive = 6, CDma = 10;
   wire dma_read = st_q == SRhm || st_q == SRw;
   wire [Counters-1:0] ev;
-  assign ev[CCycles] = running;
-  assign ev[CInstr]  = decode_ok && !later_tile_q;
-  assign ev[CMacs]   = 1'b0;  // counted by rows below
-  assign ev[CRead]   = dma_read && bus_done && !bus_err;
-  assign ev[CWrite]  = st_q == SWhmWr && bus_done;
-  assign ev[CTiles]  = retire && op == TPU_OP_RW;
-  assign ev[CActive] = st_q == SMmcAccW && i_q == n_m1;
-  assign ev[7]       = 1'b0;
-  assign ev[8]       = 1'b0;
-  assign ev[9]       = 1'b0;
-  assign ev[CDma]    = dma_read && bus_busy && !bus_done;
+  assign ev[TPU_CNT_CYCLES]           = running;
+  assign ev[TPU_CNT_INSTRUCTIONS]     = decode_ok && !later_tile_q;
+  assign ev[TPU_CNT_MACS]             = 1'b0;  // counted by rows below
+  assign ev[TPU_CNT_DRAM_READ_BYTES]  = dma_read && bus_done && !bus_err;
+  assign ev[TPU_CNT_DRAM_WRITE_BYTES] = st_q == SWhmWr && bus_done;
+  assign ev[TPU_CNT_WEIGHT_TILES]     = retire && op == TPU_OP_RW;
+  assign ev[TPU_CNT_MATRIX_ACTIVE]    = st_q == SMmcAccW && i_q == n_m1;
+  assign ev[TPU_CNT_WEIGHT_STALL]     = 1'b0;  // one instruction at a time: no interlocks
+  assign ev[TPU_CNT_WEIGHT_SHIFT]     = 1'b0;
+  assign ev[TPU_CNT_RAW_STALL]        = 1'b0;
+  assign ev[TPU_CNT_DMA_WAIT]         = dma_read && bus_busy && !bus_done;
   genvar c;
   generate
     for (c = 0; c < Counters; c = c + 1) begin : g_count
-      if (c >= 7 && c <= 9) begin : g_zero
+      if (c == TPU_CNT_WEIGHT_STALL || c == TPU_CNT_WEIGHT_SHIFT || c == TPU_CNT_RAW_STALL) begin : g_zero
         assign counters[64*c +: 64] = 64'd0;
       end else begin : g_live
         reg [63:0] count_q;
-        wire [63:0] step = c == CMacs ? (ev[CActive] ? N * N : 64'd0) : {63'd0, ev[c]};
+        wire [63:0] step = c == TPU_CNT_MACS ? (ev[TPU_CNT_MATRIX_ACTIVE] ? N * N : 64'd0) : {63'd0, ev[c]};
         always @(posedge clk_i) begin
           if (!rst_n || begin_run) count_q <= 64'd0;
-          else if (c == CInstr && fault) count_q <= {32'd0, (pc_q - entry_q) >> 4};
+          else if (c == TPU_CNT_INSTRUCTIONS && fault) count_q <= {32'd0, (pc_q - entry_q) >> 4};
           else if (running) count_q <= count_q + step;
         end
         assign counters[64*c +: 64] = count_q;
@@ -639,7 +644,8 @@ module tpu_small_core #(
   assign dbg_queue_count_o = 32'd0;
 
   wire unused = ^{dec_op, unused_unit, unused_en, unused_lo, unused_hi, unused_mem_lo,
-                  unused_mem_hi, entry[3:0], f_ub[15:UbBits], f_params[15:UbBits], ev[7], ev[8], ev[9], ev[CMacs]};
+                  unused_mem_hi, entry[3:0], f_ub[15:UbBits], f_params[15:UbBits], ev[TPU_CNT_WEIGHT_STALL], ev[TPU_CNT_WEIGHT_SHIFT], ev[TPU_CNT_RAW_STALL],
+                  ev[TPU_CNT_MACS]};
 endmodule
 
 `default_nettype wire

@@ -157,11 +157,11 @@ class Testbench : public sc_core::sc_module {
 
   RunResult host_run(uint32_t entry, uint64_t max_cycles, uint64_t watchdog_cycles) {
     auto read = [this](uint8_t a) { return lite_.read(a); };
-    lite_.write(sim::csr::kIrq, 1);  // clear a pending interrupt from an earlier run
-    lite_.write(sim::csr::kEntry, entry);
+    lite_.write(csr::kIrq, 1);  // clear a pending interrupt from an earlier run
+    lite_.write(csr::kEntry, entry);
     monitor_.start([this](uint32_t pc) { return sim::instruction_text(memory_.bytes(), pc); });
     watchdog_.arm(watchdog_cycles);
-    lite_.write(sim::csr::kControl, sim::csr::kStart | sim::csr::kIrqEnable);
+    lite_.write(csr::kControl, csr::kStart | csr::kIrqEnable);
     const sc_core::sc_event_or_list stop = sig_.irq_o.posedge_event() | watchdog_.fired();
     if (!sig_.irq_o.read()) {
       if (max_cycles) sc_core::wait(clk_.period() * double(max_cycles), stop);

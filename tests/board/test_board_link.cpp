@@ -153,7 +153,7 @@ TEST_CASE("a corrupted frame gets a checksum reply and changes nothing", "[board
   RawLink link(rb.port());
   const std::vector<uint8_t> data = {1, 2, 3, 4, 5, 6, 7, 8};
   REQUIRE(link.ask(uart::mem_write_request(0x100, data), 3) == std::vector<uint8_t>{0xa5, 0, 0});
-  REQUIRE(link.ask(uart::csr_write_request(sim::csr::kEntry, 0x40), 3) == std::vector<uint8_t>{0xa5, 0, 0});
+  REQUIRE(link.ask(uart::csr_write_request(csr::kEntry, 0x40), 3) == std::vector<uint8_t>{0xa5, 0, 0});
 
   // One bit flipped in the payload, in the address, in the checksum itself.
   for (size_t at : {size_t(9), size_t(3), size_t(16)}) {
@@ -162,14 +162,14 @@ TEST_CASE("a corrupted frame gets a checksum reply and changes nothing", "[board
     INFO("flipped byte " << at);
     CHECK(link.ask(bad, 3) == std::vector<uint8_t>{0xa5, 1, 0xff});  // status 1; 1 + 0xff = 0
   }
-  std::vector<uint8_t> bad_csr = uart::csr_write_request(sim::csr::kEntry, 0x80);
+  std::vector<uint8_t> bad_csr = uart::csr_write_request(csr::kEntry, 0x80);
   bad_csr[9] ^= 0x01;  // the value
   CHECK(link.ask(bad_csr, 3) == std::vector<uint8_t>{0xa5, 1, 0xff});
 
   const std::vector<uint8_t> mem = link.ask(uart::mem_read_request(0x100, 8), 11);
   REQUIRE(mem.size() == 11);
   CHECK(std::vector<uint8_t>(mem.begin() + 2, mem.begin() + 10) == data);
-  const std::vector<uint8_t> entry = link.ask(uart::csr_read_request(sim::csr::kEntry), 7);
+  const std::vector<uint8_t> entry = link.ask(uart::csr_read_request(csr::kEntry), 7);
   REQUIRE(entry.size() == 7);
   CHECK(le32(entry, 2) == 0x40);
   // Unknown commands and out-of-range requests are refused, with their own status.

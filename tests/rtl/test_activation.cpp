@@ -26,24 +26,20 @@ template <> struct Lanes<Vtpu_activation_n16> { static constexpr int N = 16; };
 template <> struct Lanes<Vtpu_activation_n4s> { static constexpr int N = 4; };
 template <> struct Lanes<Vtpu_activation_n16s> { static constexpr int N = 16; };
 
-// Writes the 9-row parameter block and returns the lanes' parameters.
+// Writes the parameter block row by row and returns the lanes' parameters.
 template <typename M>
 std::vector<LaneParams> load_params(M& dut, std::mt19937& rng, bool bad_shift = false) {
   constexpr int N = Lanes<M>::N;
   std::uniform_int_distribution<int32_t> bias(-20000, 20000), mult(1 << 28, INT32_MAX);
   std::uniform_int_distribution<int> shift(36, 44);
   std::vector<LaneParams> p(N);
-  std::vector<uint8_t> block(9 * N);
+  std::vector<uint8_t> block(act_block_bytes(N));
   for (int i = 0; i < N; ++i) {
     p[i] = {bias(rng), mult(rng), uint8_t(shift(rng))};
-    for (int b = 0; b < 4; ++b) {
-      block[4 * i + b] = uint8_t(uint32_t(p[i].bias) >> (8 * b));
-      block[4 * N + 4 * i + b] = uint8_t(uint32_t(p[i].multiplier) >> (8 * b));
-    }
-    block[8 * N + i] = p[i].shift;
+    put_act_lane(block.data(), N, i, p[i]);
   }
-  if (bad_shift) block[8 * N + N - 1] = 64;
-  for (int r = 0; r < 9; ++r) {
+  if (bad_shift) block[act_shift_at(N, N - 1)] = 64;
+  for (uint32_t r = 0; r < kActParamRows; ++r) {
     dut.param_we_i = 1;
     dut.param_row_i = r;
     for (int i = 0; i < N; ++i) set_bits(dut.param_data_i, 8 * i, 8, block[r * N + i]);

@@ -15,6 +15,7 @@
 #include "Vcore_n4_wedged.h"
 #include "asm/assembler.hpp"
 #include "config/config.hpp"
+#include "isa/act_block.hpp"
 #include "differential.hpp"
 #include "progen/random_program.hpp"
 #include "test_seed.hpp"
@@ -48,13 +49,10 @@ Instr rhm_rows(int64_t n, int64_t ub, int64_t rows, int64_t addr) {
   return in;
 }
 
-// An act parameter block at `at` (9 rows of n bytes) that passes each sum through:
-// bias 0, multiplier 2^30 (little-endian), shift 30, so out = acc saturated to int8.
+// An act parameter block at `at` (for n lanes) that passes each sum through: bias 0,
+// multiplier 2^30, shift 30, so out = acc saturated to int8.
 void identity_params(std::vector<uint8_t>& dram, size_t at, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) {
-    dram[at + 4 * n + 4 * i + 3] = 0x40;
-    dram[at + 8 * n + i] = 30;
-  }
+  for (int64_t i = 0; i < n; ++i) put_act_lane(&dram[at], uint32_t(n), uint32_t(i), ActLane{0, 1 << 30, 30});
 }
 
 // The cycle each instruction (by PC) retired, from the core's trace port.
@@ -280,14 +278,15 @@ TEMPLATE_TEST_CASE("an act reloads its parameters after a write to them, and onl
     whm.op = Opcode::WHM, whm.ub = act.ub, whm.rows = 8, whm.addr = 0x8000 + 8 * n * out, whm.stride = n, whm.len = n;
     prog.push_back(act), prog.push_back(whm), ++out;
   };
-  std::vector<Instr> prog = {rhm(10, 9, 0x2000), rhm(32, 8, 0x4000), rw, mmc};
+  const int64_t rows = kActParamRows, shift_row = 10 + kActShiftRow, bias_row = 10 + kActBiasRow;
+  std::vector<Instr> prog = {rhm(10, rows, 0x2000), rhm(32, 8, 0x4000), rw, mmc};
   act_whm(prog);
   act_whm(prog);                                // same block, untouched
-  prog.push_back(rhm(19, 1, 0x3000));           // the row after the block
+  prog.push_back(rhm(10 + rows, 1, 0x3000));    // the row after the block
   act_whm(prog);
-  prog.push_back(rhm(18, 1, 0x3100));           // the shift row
+  prog.push_back(rhm(shift_row, 1, 0x3100));    // the shift row
   act_whm(prog);
-  prog.push_back(rhm(10, 1, 0x3200));           // a bias row
+  prog.push_back(rhm(bias_row, 1, 0x3200));     // a bias row
   act_whm(prog);
   prog.push_back(halt);
   DiffInput in;
@@ -297,7 +296,7 @@ TEMPLATE_TEST_CASE("an act reloads its parameters after a write to them, and onl
   for (int i = 0; i < 0x1000; ++i) in.dram[0x2000 + i] = uint8_t(rng()), in.dram[0x4000 + i] = uint8_t(rng());
   for (int i = 0; i < 0x400; ++i) in.dram[0x3000 + i] = uint8_t(rng()), in.dram[0x6000 + i] = uint8_t(rng());
   for (int i = 0; i < n; ++i) {  // shifts that the act accepts (<= 63), and that differ
-    in.dram[0x2000 + 8 * n + i] = uint8_t(30 + rng() % 20);
+    in.dram[0x2000 + act_shift_at(uint32_t(n), uint32_t(i))] = uint8_t(30 + rng() % 20);
     in.dram[0x3100 + i] = uint8_t(30 + rng() % 20);
   }
   const DiffResult d = differential_run<TestType>(cfg, in, SimOptions{});

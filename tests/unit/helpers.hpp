@@ -10,6 +10,7 @@
 
 #include "config/config.hpp"
 #include "image/image.hpp"
+#include "isa/act_block.hpp"
 #include "isa/isa.hpp"
 #include "test_seed.hpp"
 
@@ -87,18 +88,12 @@ inline Instr act(int64_t acc, int64_t ub, int64_t rows, int64_t params, int64_t 
   return in;
 }
 
-// The 9-row activation parameter block for N lanes (docs/isa.md).
+// The activation parameter block for N lanes (docs/isa.md).
 inline std::vector<uint8_t> param_block(uint32_t n, const std::vector<int32_t>& bias,
                                         const std::vector<int32_t>& mult,
                                         const std::vector<uint8_t>& shift) {
-  std::vector<uint8_t> b(9 * n, 0);
-  for (uint32_t i = 0; i < n; ++i) {
-    for (int k = 0; k < 4; ++k) {
-      b[4 * i + k] = static_cast<uint8_t>(static_cast<uint32_t>(bias[i]) >> (8 * k));
-      b[4 * n + 4 * i + k] = static_cast<uint8_t>(static_cast<uint32_t>(mult[i]) >> (8 * k));
-    }
-    b[8 * n + i] = shift[i];
-  }
+  std::vector<uint8_t> b(act_block_bytes(n), 0);
+  for (uint32_t i = 0; i < n; ++i) put_act_lane(b.data(), n, i, ActLane{bias[i], mult[i], shift[i]});
   return b;
 }
 

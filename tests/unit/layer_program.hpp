@@ -21,7 +21,7 @@ inline LayerProgram tile_layer(const Config& cfg, const QuantLayer& L) {
   // device memory: A | W | parameter blocks | C
   const uint32_t base = 0x4000, a_addr = base;
   const uint32_t w_addr = a_addr + L.m * L.k, p_addr = w_addr + L.k * L.n;
-  const uint32_t c_addr = p_addr + nt * 9 * T;
+  const uint32_t c_addr = p_addr + nt * uint32_t(act_block_bytes(T));
   std::vector<uint8_t> data(c_addr + L.m * L.n - base, 0);
   std::copy(L.a.begin(), L.a.end(), data.begin());
   std::copy(L.w.begin(), L.w.end(), data.begin() + (w_addr - base));
@@ -31,12 +31,12 @@ inline LayerProgram tile_layer(const Config& cfg, const QuantLayer& L) {
     for (int i = 0; i < T && j * T + i < L.n; ++i)
       b[i] = L.bias[j * T + i], m[i] = L.mult[j * T + i], s[i] = L.shift[j * T + i];
     const auto blk = param_block(T, b, m, s);
-    std::copy(blk.begin(), blk.end(), data.begin() + (p_addr - base) + j * 9 * T);
+    std::copy(blk.begin(), blk.end(), data.begin() + (p_addr - base) + j * act_block_bytes(T));
   }
   // unified buffer: A's K tiles | parameter blocks | C's column tiles
-  const int ub_a = 0, ub_p = kt * L.m, ub_c = ub_p + 9 * nt;
+  const int ub_a = 0, ub_p = kt * L.m, ub_c = ub_p + int(kActParamRows) * nt;
   std::vector<Instr> prog;
-  prog.push_back(rhm(ub_p, 9 * nt, p_addr, T, T));
+  prog.push_back(rhm(ub_p, int(kActParamRows) * nt, p_addr, T, T));
   for (int t = 0; t < kt; ++t)
     prog.push_back(rhm(ub_a + t * L.m, L.m, a_addr + t * T, L.k, std::min(T, L.k - t * T)));
   for (int j = 0; j < nt; ++j) {
@@ -45,7 +45,7 @@ inline LayerProgram tile_layer(const Config& cfg, const QuantLayer& L) {
                         std::min(T, L.n - j * T)));
       prog.push_back(mmc(ub_a + t * L.m, L.m, j * L.m, true, t > 0));
     }
-    prog.push_back(act(j * L.m, ub_c + j * L.m, L.m, ub_p + 9 * j, L.zp, L.relu));
+    prog.push_back(act(j * L.m, ub_c + j * L.m, L.m, ub_p + int(kActParamRows) * j, L.zp, L.relu));
     prog.push_back(whm(ub_c + j * L.m, L.m, c_addr + j * T, L.n, std::min(T, L.n - j * T)));
   }
   prog.push_back(halt());

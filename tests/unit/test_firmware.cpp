@@ -69,7 +69,7 @@ TEST_CASE("firmware gemm64 with per-channel parameters from the host", "[firmwar
   dev->write("a", bytes_of(L.a));
   dev->write("b", bytes_of(L.w));
   const std::vector<uint8_t> p = params_for(L, 16);
-  dev->write("params", std::vector<uint8_t>(p.begin(), p.begin() + 9 * 16));
+  dev->write("params", std::vector<uint8_t>(p.begin(), p.begin() + act_block_bytes(16)));
   REQUIRE(dev->run().ok());
   CHECK(as_i8(dev->read("c")) == L.reference());
 }

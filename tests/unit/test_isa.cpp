@@ -6,6 +6,7 @@
 
 #include "helpers.hpp"
 #include "util/file_io.hpp"
+#include "isa/csr_map.hpp"
 #include "isa/isa.hpp"
 #include "isa/isa_gen.hpp"
 
@@ -134,4 +135,19 @@ TEST_CASE("rtl/tpu_isa.vh is the generated header", "[isa]") {
 TEST_CASE("docs/isa.md carries the generated encoding tables", "[isa]") {
   const std::string doc = read_file_text(test::source_path("docs/isa.md"));
   CHECK(doc.find(generate_markdown_tables()) != std::string::npos);
+}
+
+TEST_CASE("docs/architecture.md carries the generated CSR map", "[isa]") {
+  const std::string doc = read_file_text(test::source_path("docs/architecture.md"));
+  CHECK(doc.find(generate_csr_markdown()) != std::string::npos);
+}
+
+TEST_CASE("the CSR map's registers are word-aligned, distinct and below the counters", "[isa]") {
+  std::set<unsigned> seen;
+  for (const auto& r : csr::kRegisters) {
+    INFO(r.name);
+    CHECK(r.offset % 4 == 0);
+    CHECK(seen.insert(r.offset).second);
+    if (r.offset != csr::kCounters) CHECK(r.offset < csr::kCounters);
+  }
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// tpu-isa-gen: print the Verilog ISA header or the markdown encoding tables.
+// tpu-isa-gen: print the Verilog ISA header, the markdown encoding tables or the CSR map.
 #include <cstdio>
 #include <cstring>
 
@@ -14,6 +14,10 @@ int main(int argc, char** argv) {
     std::fputs(tessera::generate_markdown_tables().c_str(), stdout);
     return 0;
   }
-  std::fprintf(stderr, "usage: tpu-isa-gen --verilog | --markdown\n");
+  if (argc == 2 && std::strcmp(argv[1], "--csr-markdown") == 0) {
+    std::fputs(tessera::generate_csr_markdown().c_str(), stdout);
+    return 0;
+  }
+  std::fprintf(stderr, "usage: tpu-isa-gen --verilog | --markdown | --csr-markdown\n");
   return 2;
 }

@@ -92,25 +92,23 @@ ActParams Lowering::layer_params(const QuantLayer& L, int nt) const {
 
 // Appends the blocks to the parameter data and loads them into the unified buffer.
 int Lowering::load_params(const std::vector<ActParams>& blocks, const std::string& where) {
-  const int ub = alloc_ub(9 * int(blocks.size()), where + ": the activation parameter blocks");
+  const int rows = int(kActParamRows) * int(blocks.size());
+  const int ub = alloc_ub(rows, where + ": the activation parameter blocks");
   const size_t offset = param_data_.size();
   for (size_t b = 0; b < blocks.size(); ++b) {
-    std::vector<uint8_t> blk(9 * size_t(n_), 0);
+    std::vector<uint8_t> blk(act_block_bytes(uint32_t(n_)), 0);
     for (int i = 0; i < n_; ++i) {
       const int64_t bias = blocks[b].bias[i];
       if (bias < INT32_MIN || bias > INT32_MAX)
         throw CompileError(where + ", output block " + std::to_string(b) + " lane " + std::to_string(i) +
                            ": the bias with the input zero point folded in (" + std::to_string(bias) +
                            ") does not fit int32");
-      for (int s = 0; s < 4; ++s) {
-        blk[4 * size_t(i) + s] = uint8_t(uint64_t(bias) >> (8 * s));
-        blk[4 * size_t(n_) + 4 * size_t(i) + s] = uint8_t(uint32_t(blocks[b].multiplier[i]) >> (8 * s));
-      }
-      blk[8 * size_t(n_) + i] = blocks[b].shift[i];
+      put_act_lane(blk.data(), uint32_t(n_), uint32_t(i),
+                   ActLane{int32_t(bias), blocks[b].multiplier[i], blocks[b].shift[i]});
     }
     param_data_.insert(param_data_.end(), blk.begin(), blk.end());
   }
-  rhm(ub, 9 * int(blocks.size()), "params+" + std::to_string(offset), n_, n_);
+  rhm(ub, rows, "params+" + std::to_string(offset), n_, n_);
   return ub;
 }
 
@@ -244,7 +242,8 @@ Tensor Lowering::dense(size_t l, const QuantLayer& L, const Tensor& x, const std
     std::vector<Line> acts, stores;  // of the group before
     auto finish = [&](int nt0, int g) {
       acts = capture([&] {
-        for (int nt = nt0; nt < nt0 + g; ++nt) act(nt * b_, out_ub + nt * b_, b_, params + 9 * nt, L, 1);
+        for (int nt = nt0; nt < nt0 + g; ++nt)
+          act(nt * b_, out_ub + nt * b_, b_, act_block_row(params, nt), L, 1);
       });
       if (!out_label.empty())
         stores = capture([&] {
@@ -303,7 +302,7 @@ Tensor Lowering::dense(size_t l, const QuantLayer& L, const Tensor& x, const std
         mmc(in_ub + kt * b_, b_, acc, true, kt > 0, tile(kt, nt));
         load_input_tile(kt + 1);
       }
-      act(acc, out_ub + nt * b_, b_, params + 9 * nt, L, 1);
+      act(acc, out_ub + nt * b_, b_, act_block_row(params, nt), L, 1);
     }
     std::vector<int8_t> w(L.w.begin(), L.w.end());
     blobs_.push_back({"w" + std::to_string(l), w});

@@ -743,7 +743,8 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
     acts_k = c.k;
     acts = capture([&] {
       for (int nt = c.t0; nt < c.t1; ++nt)
-        act(acc_of(c.k, nt) + c.r0, out_of(c.k, nt) + c.r0, c.r1 - c.r0, params + 9 * nt, L, planes);
+        act(acc_of(c.k, nt) + c.r0, out_of(c.k, nt) + c.r0, c.r1 - c.r0, act_block_row(params, nt), L,
+            planes);
     });
     act_rows = long(c.t1 - c.t0) * (c.r1 - c.r0) * planes;
     const Band& band = bands[steps[c.k].band];
@@ -795,7 +796,7 @@ Tensor Lowering::conv_im2col(size_t l, const QuantLayer& L, const Tensor& x_in, 
       mmc(im2col + kt * planes * R, planes * R, acc, true, kt > 0,
           weight_tile(l, L, ky0 * row_bytes, nky * row_bytes, nt));
     }
-    act(acc, out_ub + nt * R, R, params + 9 * nt, L, planes);
+    act(acc, out_ub + nt * R, R, act_block_row(params, nt), L, planes);
   }
   store(out_ub, R, L.out_c, out_label);
   std::vector<int8_t> w(L.w.begin(), L.w.end());
@@ -899,7 +900,7 @@ Tensor Lowering::conv_dense(size_t l, const QuantLayer& L, const Tensor& x, cons
         load_input_tile(kt);
         mmc(in_ub + kt * b_, b_, acc + g * b_, true, i > 0, rw_tile(label, tile_data(label, *chains[g][i].second), k, n));
       }
-    act(acc, out_ub + t * b_, b_, params + 9 * t, L, planes);
+    act(acc, out_ub + t * b_, b_, act_block_row(params, t), L, planes);
   }
   return {true, "", plan.nout, out_ub};
 }

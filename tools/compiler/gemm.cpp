@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "compiler/compiler.hpp"
+#include "isa/act_block.hpp"
 
 namespace tessera::compiler {
 
@@ -56,7 +57,8 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
   const int T = int(cfg.array_size), kt_count = (k + T - 1) / T, nt_count = (n + T - 1) / T;
   if (m < 1 || k < 1 || n < 1) throw CompileError("GEMM dimensions must be positive");
   if (k > 65535 || n > 65535) throw CompileError("GEMM row strides above 65535 bytes");
-  const int params = 9 * nt_count;
+  if (shift < 0 || shift > 63) throw CompileError("GEMM requantization shift " + std::to_string(shift) + " outside 0..63");
+  const int params = int(kActParamRows) * nt_count;
   // UB: params | A chunk as K tiles (twice, when double-buffered) | C chunk as column
   // tiles. Double-buffered A lets the next chunk's rows load while this chunk
   // multiplies; it is used when there are several chunks and each is still long enough
@@ -113,7 +115,7 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
     const long m0 = long(c) * chunk;
     const int ub = ub_c + nt * chunk;
     load_params();
-    body.line("act acc=" + num(acc) + ", ub=" + num(ub) + ", rows=" + num(rows) + ", params=" + num(9 * nt));
+    body.line("act acc=" + num(acc) + ", ub=" + num(ub) + ", rows=" + num(rows) + ", params=" + num(int(kActParamRows) * nt));
     body.line("whm ub=" + num(ub) + ", rows=" + num(rows) + ", addr=c+" + num(m0 * n + nt * T) +
               ", stride=" + num(n) + ", len=" + num(std::min(T, n - nt * T)));
   };
@@ -178,11 +180,15 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
     << body.text();
   s << ".data\n  .align 64\na:\n  .space " << long(m) * k << "\n  .align 64\nb:\n  .space " << long(k) * n
     << "\n  .align 64\nc:\n  .space " << long(m) * n << "\n  .align 64\nparams:\n";
-  for (int nt = 0; nt < nt_count; ++nt) {
-    s << "  .space " << 4 * T << "\n";  // bias 0
-    for (int i = 0; i < T; ++i) s << "  .word " << multiplier << "\n";
-    s << "  .space " << T << ", " << shift << "\n";
-  }
+  std::vector<uint8_t> block(act_block_bytes(uint32_t(T)));  // bias 0, the multiplier and shift
+  for (int i = 0; i < T; ++i)
+    put_act_lane(block.data(), uint32_t(T), uint32_t(i), ActLane{0, multiplier, uint8_t(shift)});
+  for (int nt = 0; nt < nt_count; ++nt)
+    for (size_t row = 0; row < kActParamRows; ++row) {
+      s << "  .byte ";
+      for (int i = 0; i < T; ++i) s << (i ? ", " : "") << int(block[row * size_t(T) + size_t(i)]);
+      s << "\n";
+    }
   GemmProgram g;
   g.assembly = s.str();
   g.chunk_rows = chunk;

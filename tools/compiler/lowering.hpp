@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compiler/compiler.hpp"
+#include "isa/act_block.hpp"
 
 namespace tessera::compiler::detail {
 
@@ -38,6 +39,9 @@ struct ActParams {
   std::vector<int32_t> multiplier;
   std::vector<uint8_t> shift;
 };
+
+// The unified-buffer row of parameter block k, the blocks loaded from row `first` on.
+inline int act_block_row(int first, int k) { return first + int(kActParamRows) * k; }
 
 struct ToeplitzPlan;  // conv.cpp
 struct Gather;        // conv.cpp

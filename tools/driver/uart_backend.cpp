@@ -8,16 +8,14 @@ namespace tessera {
 
 namespace {
 
-constexpr uint32_t kCoreId = 0x54535241;  // "TSRA" (rtl/tpu_csr.v)
-
 class UartBackend : public Backend {
  public:
   UartBackend(const Config& cfg, const DeviceOptions& opts)
       : link_(std::make_unique<SerialPort>(opts.port, opts.baud), link_options(opts)),
         watchdog_cycles_(opts.watchdog_cycles) {
     const auto read = [this](uint8_t a) { return link_.csr_read(a); };
-    const uint32_t id = read(sim::csr::kId);
-    if (id != kCoreId)
+    const uint32_t id = read(csr::kId);
+    if (id != csr::kIdValue)
       throw DriverError("the device on " + opts.port + " is not a Tessera core (ID register " + hex(id) + ")");
     try {
       sim::check_core_config(read, cfg);
@@ -33,19 +31,19 @@ class UartBackend : public Backend {
   // Starts the core and polls STATUS. A run over max_cycles, or one that makes no
   // progress (no counter moves) for the watchdog's cycles, is stopped by a soft reset.
   RunResult run(uint32_t entry, const RunLimits& limits) override {
-    link_.csr_write(sim::csr::kIrq, 1);
-    link_.csr_write(sim::csr::kEntry, entry);
+    link_.csr_write(csr::kIrq, 1);
+    link_.csr_write(csr::kEntry, entry);
     const auto read = [this](uint8_t a) { return link_.csr_read(a); };
     start();
     RunResult res;
     uint64_t progress_at = 0, last_work = ~uint64_t{0};
     while (true) {
-      const auto state = static_cast<RunState>(link_.csr_read(sim::csr::kStatus) & 3);
+      const auto state = static_cast<RunState>((link_.csr_read(csr::kStatus) >> csr::kStatusStateLsb) & 3);
       if (state == RunState::Done || state == RunState::Error) break;
-      const uint64_t cycles = sim::read_counter(read, sim::csr::Cycles);
-      const uint64_t work = sim::read_counter(read, sim::csr::Instructions) +
-                            sim::read_counter(read, sim::csr::ReadBytes) +
-                            sim::read_counter(read, sim::csr::WriteBytes) + sim::read_counter(read, sim::csr::Macs);
+      const uint64_t cycles = sim::read_counter(read, CounterId::Cycles);
+      const uint64_t work = sim::read_counter(read, CounterId::Instructions) +
+                            sim::read_counter(read, CounterId::DramReadBytes) +
+                            sim::read_counter(read, CounterId::DramWriteBytes) + sim::read_counter(read, CounterId::Macs);
       if (work != last_work) {
         last_work = work;
         progress_at = cycles;
@@ -54,12 +52,12 @@ class UartBackend : public Backend {
         res.limit_reached = true;
       } else if (cycles - progress_at > watchdog_cycles_) {
         res.hang = "no progress for " + std::to_string(cycles - progress_at) + " cycles at pc " +
-                   hex(link_.csr_read(sim::csr::kPc)) + " (the core was stopped by a soft reset)";
+                   hex(link_.csr_read(csr::kPc)) + " (the core was stopped by a soft reset)";
       } else {
         continue;
       }
       sim::read_run_state(read, res);
-      link_.csr_write(sim::csr::kControl, sim::csr::kSoftReset);
+      link_.csr_write(csr::kControl, csr::kSoftReset);
       return res;
     }
     sim::read_run_state(read, res);
@@ -71,9 +69,9 @@ class UartBackend : public Backend {
   // after this run ends): when its reply is lost, the run state tells whether it arrived.
   void start() {
     for (int attempt = 0; attempt < link_.options().tries; ++attempt) {
-      if (link_.csr_write_once(sim::csr::kControl, sim::csr::kStart)) return;
-      const auto state = static_cast<RunState>(link_.csr_read(sim::csr::kStatus) & 3);
-      if (state == RunState::Running || (link_.csr_read(sim::csr::kIrq) & 1)) return;
+      if (link_.csr_write_once(csr::kControl, csr::kStart)) return;
+      const auto state = static_cast<RunState>((link_.csr_read(csr::kStatus) >> csr::kStatusStateLsb) & 3);
+      if (state == RunState::Running || (link_.csr_read(csr::kIrq) >> csr::kIrqPendingBit & 1)) return;
     }
     throw DriverError("starting the run: no reply from the board on " + link_.port_name() + " after " +
                       std::to_string(link_.options().tries) + " tries");

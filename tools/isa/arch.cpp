@@ -41,17 +41,45 @@ const char* error_description(ErrorCode e) {
   return "?";
 }
 
+std::optional<uint64_t> Counters::get(CounterId k) const {
+  switch (k) {
+    case CounterId::Cycles: return cycles;
+    case CounterId::Instructions: return instructions;
+    case CounterId::Macs: return macs;
+    case CounterId::DramReadBytes: return dram_read_bytes;
+    case CounterId::DramWriteBytes: return dram_write_bytes;
+    case CounterId::WeightTiles: return weight_tiles;
+    case CounterId::MatrixActive: return matrix_active;
+    case CounterId::WeightStall: return weight_stall;
+    case CounterId::WeightShift: return weight_shift;
+    case CounterId::RawStall: return raw_stall;
+    case CounterId::DmaWait: return dma_wait;
+  }
+  return std::nullopt;
+}
+
+void Counters::set(CounterId k, uint64_t value) {
+  switch (k) {
+    case CounterId::Cycles: cycles = value; return;
+    case CounterId::Instructions: instructions = value; return;
+    case CounterId::Macs: macs = value; return;
+    case CounterId::DramReadBytes: dram_read_bytes = value; return;
+    case CounterId::DramWriteBytes: dram_write_bytes = value; return;
+    case CounterId::WeightTiles: weight_tiles = value; return;
+    case CounterId::MatrixActive: matrix_active = value; return;
+    case CounterId::WeightStall: weight_stall = value; return;
+    case CounterId::WeightShift: weight_shift = value; return;
+    case CounterId::RawStall: raw_stall = value; return;
+    case CounterId::DmaWait: dma_wait = value; return;
+  }
+}
+
 std::vector<std::pair<std::string, uint64_t>> Counters::items() const {
-  std::vector<std::pair<std::string, uint64_t>> v = {
-      {"instructions", instructions},         {"macs", macs},
-      {"dram_read_bytes", dram_read_bytes},   {"dram_write_bytes", dram_write_bytes},
-      {"weight_tiles", weight_tiles}};
-  const std::pair<const char*, const std::optional<uint64_t>*> timed[] = {
-      {"cycles", &cycles},           {"matrix_active", &matrix_active},
-      {"weight_stall", &weight_stall}, {"weight_shift", &weight_shift},
-      {"raw_stall", &raw_stall},     {"dma_wait", &dma_wait}};
-  for (const auto& t : timed)
-    if (t.second->has_value()) v.emplace_back(t.first, **t.second);
+  std::vector<std::pair<std::string, uint64_t>> v;
+  for (bool timed : {false, true})
+    for (const auto& c : kCounterTable)
+      if (c.timed == timed)
+        if (const auto value = get(c.id)) v.emplace_back(c.name, *value);
   return v;
 }
 

@@ -3,6 +3,7 @@
 // The RTL's CSR block and the golden model both follow these definitions.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,6 +37,41 @@ struct Status {
   uint32_t pc = 0;  // address of the last instruction fetched (the faulting one on error)
 };
 
+// The performance counters in CSR order (counter k at csr::kCounters + 8k): the one
+// definition of their order, names and meaning (tpu-isa-gen writes the RTL's indices).
+enum class CounterId : uint8_t {
+  Cycles, Instructions, Macs, DramReadBytes, DramWriteBytes, WeightTiles,
+  MatrixActive, WeightStall, WeightShift, RawStall, DmaWait,
+};
+constexpr int kCounterCount = 11;
+
+struct CounterSpec {
+  CounterId id;
+  const char* name;  // as printed (Counters::items) and, upper-cased, TPU_CNT_<name>
+  bool timed;        // counted only by timed backends (RTL, FPGA), not the golden model
+  const char* doc;
+};
+constexpr std::array<CounterSpec, kCounterCount> kCounterTable = {{
+    {CounterId::Cycles, "cycles", true, "cycles while running"},
+    {CounterId::Instructions, "instructions", false, "instructions retired, including `halt`"},
+    {CounterId::Macs, "macs", false, "multiply-accumulates: rows × N × N per `mmc`"},
+    {CounterId::DramReadBytes, "dram_read_bytes", false, "bytes read by `rhm` and `rw` (not fetch)"},
+    {CounterId::DramWriteBytes, "dram_write_bytes", false, "bytes written by `whm`"},
+    {CounterId::WeightTiles, "weight_tiles", false, "weight tiles loaded by `rw`"},
+    {CounterId::MatrixActive, "matrix_active", true, "cycles a row enters the array"},
+    {CounterId::WeightStall, "weight_stall", true, "cycles a switch waits for `rw`"},
+    {CounterId::WeightShift, "weight_shift", true, "cycles a switch waits for the shadow load"},
+    {CounterId::RawStall, "raw_stall", true, "cycles issue is blocked by the interlocks"},
+    {CounterId::DmaWait, "dma_wait", true, "cycles a DMA read waits for device memory"},
+}};
+
+constexpr bool counter_table_in_order() {
+  for (int k = 0; k < kCounterCount; ++k)
+    if (static_cast<int>(kCounterTable[k].id) != k) return false;
+  return true;
+}
+static_assert(counter_table_in_order(), "kCounterTable lists the counters in CounterId order");
+
 // Work counters. The model fills the first group; cycle-level counters exist only
 // on timed backends (RTL, FPGA) and stay empty on the model.
 struct Counters {
@@ -46,7 +82,10 @@ struct Counters {
   uint64_t weight_tiles = 0;       // tiles loaded by rw
   std::optional<uint64_t> cycles, matrix_active, weight_stall, weight_shift, raw_stall, dma_wait;
 
-  // name/value pairs in a fixed order, for printing.
+  // Counter k (CounterId order); unset for a timed counter the backend does not count.
+  std::optional<uint64_t> get(CounterId k) const;
+  void set(CounterId k, uint64_t value);
+  // name/value pairs, the model's counters first, then the timed ones present, for printing.
   std::vector<std::pair<std::string, uint64_t>> items() const;
 };
 

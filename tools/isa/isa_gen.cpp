@@ -4,7 +4,9 @@
 #include <cctype>
 #include <cstdio>
 
+#include "isa/act_block.hpp"
 #include "isa/arch.hpp"
+#include "isa/csr_map.hpp"
 #include "isa/isa.hpp"
 
 namespace tessera {
@@ -20,6 +22,14 @@ std::string bits(const FieldSpec& f) {
   return msb == f.lsb ? "[" + std::to_string(f.lsb) + "]"
                       : "[" + std::to_string(msb) + ":" + std::to_string(f.lsb) + "]";
 }
+
+std::string hex_digits(uint32_t v, int digits) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%0*x", digits, v);
+  return buf;
+}
+std::string hex2(uint32_t v) { return hex_digits(v, 2); }
+std::string hex8(uint32_t v) { return hex_digits(v, 8); }
 
 std::string default_text(const FieldSpec& f) {
   switch (f.deflt) {
@@ -64,7 +74,49 @@ std::string generate_verilog_header() {
   for (int e = 0; e < kErrorCodeCount; ++e)
     s += "localparam [3:0] TPU_ERR_" + std::string(error_name(static_cast<ErrorCode>(e))) +
          " = 4'd" + std::to_string(e) + ";\n";
+  s += "\n// act parameter block rows (tools/isa/act_block.hpp)\n";
+  s += "localparam [3:0] TPU_ACT_BIAS_ROW = 4'd" + std::to_string(kActBiasRow) + ";\n";
+  s += "localparam [3:0] TPU_ACT_MULTIPLIER_ROW = 4'd" + std::to_string(kActMultiplierRow) + ";\n";
+  s += "localparam [3:0] TPU_ACT_SHIFT_ROW = 4'd" + std::to_string(kActShiftRow) + ";\n";
+  s += "localparam [3:0] TPU_ACT_PARAM_ROWS = 4'd" + std::to_string(kActParamRows) + ";\n";
+  s += "\n// CSR map and performance counters (tools/isa/csr_map.hpp, tools/isa/arch.hpp;\n"
+       "// docs/architecture.md, \"CSR block\")\n";
+  for (const auto& r : csr::kRegisters)
+    s += "localparam [7:0] TPU_CSR_" + std::string(r.name) + " = 8'h" + hex2(r.offset) + ";\n";
+  s += "localparam [31:0] TPU_CSR_ID_VALUE = 32'h" + hex8(csr::kIdValue) + ";\n";
+  s += "localparam [15:0] TPU_CSR_VERSION_MAJOR = 16'd" + std::to_string(csr::kVersionMajor) + ";\n";
+  s += "localparam [15:0] TPU_CSR_VERSION_MINOR = 16'd" + std::to_string(csr::kVersionMinor) + ";\n";
+  const std::pair<const char*, int> bit_positions[] = {
+      {"CONFIG0_N_LSB", csr::kConfig0ArraySizeLsb},       {"CONFIG0_WFIFO_DEPTH_LSB", csr::kConfig0WfifoDepthLsb},
+      {"CONFIG0_DMA_WIDTH_LSB", csr::kConfig0DmaWidthLsb}, {"CONTROL_START", csr::kControlStartBit},
+      {"CONTROL_SOFT_RESET", csr::kControlSoftResetBit},  {"CONTROL_IRQ_ENABLE", csr::kControlIrqEnableBit},
+      {"STATUS_STATE_LSB", csr::kStatusStateLsb},         {"STATUS_ERROR_LSB", csr::kStatusErrorLsb},
+      {"STATUS_IRQ", csr::kStatusIrqBit},                 {"IRQ_PENDING", csr::kIrqPendingBit}};
+  for (const auto& [name, bit] : bit_positions)
+    s += "localparam integer TPU_CSR_" + std::string(name) + " = " + std::to_string(bit) + ";\n";
+  s += "localparam integer TPU_COUNTERS = " + std::to_string(kCounterCount) + ";\n";
+  for (const auto& c : kCounterTable)
+    s += "localparam integer TPU_CNT_" + upper(c.name) + " = " + std::to_string(static_cast<int>(c.id)) +
+         ";  // " + c.doc + "\n";
   s += "/* verilator lint_on UNUSEDPARAM */\n";
+  return s;
+}
+
+std::string generate_csr_markdown() {
+  std::string s = std::string(kCsrMarkdownBegin) + "\n\n";
+  s += "| offset | register | access | contents |\n|---|---|---|---|\n";
+  for (const auto& r : csr::kRegisters) {
+    std::string doc = r.doc;
+    if (r.offset == csr::kId) doc += ": 0x" + hex8(csr::kIdValue);
+    if (r.offset == csr::kVersion)
+      doc += ": " + std::to_string(csr::kVersionMajor) + "." + std::to_string(csr::kVersionMinor);
+    s += "| 0x" + hex2(r.offset) + " | " + r.name + " | " + r.access + " | " + doc + " |\n";
+  }
+  s += "\n| k | counter | counts | golden model |\n|---|---|---|---|\n";
+  for (const auto& c : kCounterTable)
+    s += "| " + std::to_string(static_cast<int>(c.id)) + " | `" + c.name + "` | " + c.doc + " | " +
+         (c.timed ? "—" : "yes") + " |\n";
+  s += "\n" + std::string(kCsrMarkdownEnd) + "\n";
   return s;
 }
 

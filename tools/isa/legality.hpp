@@ -7,12 +7,12 @@
 #include <string>
 
 #include "config/config.hpp"
+#include "isa/act_block.hpp"
 #include "isa/arch.hpp"
 #include "isa/isa.hpp"
 
 namespace tessera {
 
-constexpr uint32_t kActParamRows = 9;  // bias (4 rows), multiplier (4 rows), shift (1 row)
 
 struct Legality {
   ErrorCode code = ErrorCode::None;

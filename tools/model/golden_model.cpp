@@ -69,9 +69,9 @@ ErrorCode GoldenModel::check(const Instr& in) const {
 }
 
 ErrorCode GoldenModel::check_act_params(const Instr& in) const {
-  const uint8_t* shifts = reinterpret_cast<const uint8_t*>(ub_row(in.params + 8));
+  const uint8_t* block = reinterpret_cast<const uint8_t*>(ub_row(in.params));
   for (uint32_t i = 0; i < n_; ++i)
-    if (shifts[i] > 63) return ErrorCode::ActParam;
+    if (get_act_lane(block, n_, i).shift > 63) return ErrorCode::ActParam;
   return ErrorCode::None;
 }
 
@@ -204,18 +204,9 @@ void GoldenModel::exec_mmc(const Instr& in) {
 }
 
 void GoldenModel::exec_act(const Instr& in) {
-  // Parameter block: 4N bytes of int32 bias, 4N of int32 multiplier, N shift bytes.
   const uint8_t* block = reinterpret_cast<const uint8_t*>(ub_row(uint32_t(in.params)));
   std::vector<LaneParams> lanes(n_);
-  auto le32 = [](const uint8_t* p) {
-    return static_cast<int32_t>(uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 |
-                                uint32_t{p[3]} << 24);
-  };
-  for (uint32_t i = 0; i < n_; ++i) {
-    lanes[i].bias = le32(block + 4 * i);
-    lanes[i].multiplier = le32(block + 4 * n_ + 4 * i);
-    lanes[i].shift = block[8 * n_ + i];
-  }
+  for (uint32_t i = 0; i < n_; ++i) lanes[i] = get_act_lane(block, n_, i);
   const int8_t zp = static_cast<int8_t>(in.zp);
   std::vector<int8_t> out(size_t(in.rows) * n_);
   for (int64_t r = 0; r < in.rows; ++r) {

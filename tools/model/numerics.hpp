@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "isa/act_block.hpp"
+
 namespace tessera {
 
 inline int32_t saturate32(int64_t v) {
@@ -20,11 +22,7 @@ inline int64_t round_shift(int64_t p, unsigned s) {
   return -static_cast<int64_t>((static_cast<uint64_t>(-p) + half) >> s);
 }
 
-struct LaneParams {
-  int32_t bias = 0;
-  int32_t multiplier = 1;
-  uint8_t shift = 0;  // legal range 0..63
-};
+using LaneParams = ActLane;  // one lane's bias, multiplier and shift (isa/act_block.hpp)
 
 // acc -> int8: saturating bias add, multiply, rounding shift, zero point, clamp.
 inline int8_t requantize(int32_t acc, const LaneParams& p, int8_t zp, bool relu) {

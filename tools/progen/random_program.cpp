@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <random>
 
+#include "isa/act_block.hpp"
 #include "util/hex.hpp"
 
 namespace tessera {
@@ -20,7 +21,7 @@ class Generator {
     data_len_ = std::min<uint32_t>(cfg.dram_bytes / 4, 32768);
     out_base_ = kDataBase + data_len_;
     out_len_ = std::min<uint32_t>(cfg.dram_bytes / 8, 16384);
-    ub_win_ = std::min<uint32_t>(cfg.ub_rows - 9 * (kParamBlocks + 1), 64);
+    ub_win_ = std::min<uint32_t>(cfg.ub_rows - kActParamRows * (kParamBlocks + 1), 64);
     acc_win_ = std::min<uint32_t>(cfg.acc_rows, 48);
   }
 
@@ -31,7 +32,7 @@ class Generator {
     for (int b = 0; b <= kParamBlocks; ++b) write_params(b, b == kParamBlocks);
     // Load the good parameter blocks above the window of rows the program works in.
     for (int b = 0; b < kParamBlocks; ++b)
-      emit(rhm(param_row(b), 9, param_addr(b), n_, n_, 1, 0));
+      emit(rhm(param_row(b), kActParamRows, param_addr(b), n_, n_, 1, 0));
     const int error_at = opt_.inject == ErrorCode::None ? -1 : pick(0, opt_.instructions - 1);
     for (int i = 0; i < opt_.instructions; ++i) {
       if (i == error_at) plant_error();
@@ -45,21 +46,19 @@ class Generator {
  private:
   int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
   bool chance(double p) { return std::bernoulli_distribution(p)(rng_); }
-  uint32_t param_addr(int b) const { return kParamBase + uint32_t(b) * 9 * n_; }
-  int64_t param_row(int b) const { return ub_win_ + 9 * b; }
+  uint32_t param_addr(int b) const { return kParamBase + uint32_t(b) * uint32_t(act_block_bytes(n_)); }
+  int64_t param_row(int b) const { return ub_win_ + int64_t{kActParamRows} * b; }
 
   void write_params(int b, bool bad_shift) {
     uint8_t* block = &p_.dram[param_addr(b)];
     for (uint32_t i = 0; i < n_; ++i) {
-      const int32_t bias = pick(-(1 << 16), 1 << 16);
-      const int32_t mult = pick(1 << 29, 0x7fffffff);
-      for (int k = 0; k < 4; ++k) {
-        block[4 * i + k] = uint8_t(uint32_t(bias) >> (8 * k));
-        block[4 * n_ + 4 * i + k] = uint8_t(uint32_t(mult) >> (8 * k));
-      }
-      block[8 * n_ + i] = uint8_t(pick(28, 40));
+      ActLane lane;
+      lane.bias = pick(-(1 << 16), 1 << 16);
+      lane.multiplier = pick(1 << 29, 0x7fffffff);
+      lane.shift = uint8_t(pick(28, 40));
+      put_act_lane(block, n_, i, lane);
     }
-    if (bad_shift) block[8 * n_ + pick(0, int(n_) - 1)] = uint8_t(pick(64, 255));
+    if (bad_shift) block[act_shift_at(n_, uint32_t(pick(0, int(n_) - 1)))] = uint8_t(pick(64, 255));
   }
 
   static Instr op(Opcode o) {
@@ -266,7 +265,7 @@ class Generator {
         break;
       }
       case ErrorCode::ActParam: {
-        Instr load = rhm(param_row(kParamBlocks), 9, param_addr(kParamBlocks), n_, n_, 1, 0);
+        Instr load = rhm(param_row(kParamBlocks), kActParamRows, param_addr(kParamBlocks), n_, n_, 1, 0);
         emit(load);
         Instr in = random_act();
         in.params = param_row(kParamBlocks);
