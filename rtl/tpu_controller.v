@@ -435,12 +435,30 @@ module tpu_controller #(
     u_code_q  <= uo_code;
     u_pc_q    <= uo_pc;
   end
-  wire        o_any;
-  wire [3:0]  o_code;
-  wire [31:0] o_pc;
-  tpu_oldest_fault #(.K(2), .PcBits(MemBits)) u_oldest (
-      .clk_i, .valid_i({u_fault_q, err_q}), .code_i({u_code_q, err_code_q}),
-      .pc_i({u_pc_q, err_pc_q}), .any_o(o_any), .code_o(o_code), .pc_o(o_pc));
+  // The older of the unit fault (u_*_q) and the fault collected so far (err_*_q; the
+  // earlier on a tie, as tpu_oldest_fault orders them). Their PCs' comparison is
+  // registered from the values they are about to hold: u_pc_q takes uo_pc, and err_pc_q
+  // keeps its PC, takes u_pc_q's or takes d_pc_q's (err_src_q says which), so that the
+  // choice into the error registers starts at flip-flops, not at a comparator.
+  localparam integer KeyBits = (MemBits < 32) ? MemBits + 1 : 32;
+  function automatic [KeyBits-1:0] pc_key(input [31:0] pc);  // (as tpu_oldest_fault's keys)
+    if (MemBits < 32) pc_key = {|(pc >> MemBits), pc[KeyBits-2:0]};
+    else              pc_key = pc[KeyBits-1:0];
+  endfunction
+  wire        o_any = u_fault_q || err_q;
+  wire        o_u_wins;
+  reg         le_keep_q, le_u_q, le_d_q;   // err_pc_q's next PC <= u_pc_q's next
+  reg  [1:0]  err_src_q;                   // err_pc_q kept (0), from u_pc_q (1), from d_pc_q (2)
+  always @(posedge clk_i) begin
+    le_keep_q <= pc_key(err_pc_q) <= pc_key(uo_pc);
+    le_u_q    <= pc_key(u_pc_q) <= pc_key(uo_pc);
+    le_d_q    <= pc_key(d_pc_q) <= pc_key(uo_pc);
+    err_src_q <= !running ? 2'd0 : !o_any ? 2'd2 : o_u_wins ? 2'd1 : 2'd0;
+  end
+  wire        err_le = err_src_q == 2'd1 ? le_u_q : err_src_q == 2'd2 ? le_d_q : le_keep_q;
+  assign      o_u_wins = u_fault_q && !(err_q && err_le);
+  wire [3:0]  o_code = o_u_wins ? u_code_q : err_code_q;
+  wire [31:0] o_pc   = o_u_wins ? u_pc_q : err_pc_q;
   wire        f_any  = o_any || bad;
   wire [3:0]  f_code = o_any ? o_code : head_err;
   wire [31:0] f_pc   = o_any ? o_pc : d_pc_q;
