@@ -8,6 +8,7 @@
 #include "isa/arch.hpp"
 #include "isa/csr_map.hpp"
 #include "isa/isa.hpp"
+#include "util/hex.hpp"
 
 namespace tessera {
 namespace {
@@ -23,13 +24,9 @@ std::string bits(const FieldSpec& f) {
                       : "[" + std::to_string(msb) + ":" + std::to_string(f.lsb) + "]";
 }
 
-std::string hex_digits(uint32_t v, int digits) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%0*x", digits, v);
-  return buf;
-}
-std::string hex2(uint32_t v) { return hex_digits(v, 2); }
-std::string hex8(uint32_t v) { return hex_digits(v, 8); }
+// Zero-padded hex digits without the 0x (Verilog literals, the docs' offsets).
+std::string hex2(uint32_t v) { return hex(v, 2).substr(2); }
+std::string hex8(uint32_t v) { return hex(v, 8).substr(2); }
 
 std::string default_text(const FieldSpec& f) {
   switch (f.deflt) {
