@@ -25,6 +25,7 @@
 #include "driver/csr_access.hpp"
 #include "driver/device.hpp"
 #include "monitor.hpp"
+#include "sim_error.hpp"
 #include "tlm_memory.hpp"
 #include "watchdog.hpp"
 
@@ -101,7 +102,7 @@ class Testbench : public sc_core::sc_module {
       for (int i = 0; i < 4; ++i) sc_core::wait(clk_.posedge_event());
       sig_.rst_ni.write(true);
       sc_core::wait(clk_.posedge_event());
-      sim::check_core_config([this](uint8_t a) { return lite_.read(a); }, cfg_);
+      check_core_config([this](uint8_t a) { return lite_.read(a); }, cfg_);
       sc_core::wait(clk_.period() * double(std::max(cfg_.ub_rows, cfg_.acc_rows)));
     });
   }
@@ -174,7 +175,7 @@ class Testbench : public sc_core::sc_module {
     monitor_.stop();
     const auto& violations = adapter_.slave().violations();
     if (!violations.empty()) throw sim::SimError("AXI protocol: " + violations.front());
-    sim::read_run_state(read, res);
+    read_run_state(read, res);
     return res;
   }
 

@@ -19,6 +19,7 @@
 #include "driver/csr_access.hpp"
 #include "hang_report.hpp"
 #include "memory_target.hpp"
+#include "sim_error.hpp"
 #include "config/config.hpp"
 #include "driver/device.hpp"
 #include "vl_bits.hpp"
@@ -158,10 +159,6 @@ class CoreSim {
   }
   CoreSim(const CoreSim&) = delete;
   CoreSim& operator=(const CoreSim&) = delete;
-
-  uint64_t counter(int k) {
-    return read_counter([this](uint8_t a) { return csr_read(a); }, k);
-  }
 
  private:
   static std::string hex8(uint32_t v) {

@@ -237,5 +237,5 @@ TEST_CASE("the board refuses a configuration it was not built with", "[board][li
   Config other = board_config();
   other.ub_rows *= 2;
   DeviceOptions o = rb.options();
-  CHECK_THROWS_WITH(Device::open(other, o), Catch::Contains("does not match the configuration"));
+  CHECK_THROWS_WITH(Device::open(other, o), Catch::Contains("do not match the configuration"));
 }

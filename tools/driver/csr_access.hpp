@@ -11,12 +11,7 @@
 #include "driver/device.hpp"
 #include "isa/csr_map.hpp"
 
-namespace tessera::sim {
-
-class SimError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+namespace tessera {
 
 template <class Read>
 uint64_t read_counter(Read&& read, CounterId k) {
@@ -36,7 +31,7 @@ void read_run_state(Read&& read, RunResult& res) {
   for (const auto& c : kCounterTable) res.counters.set(c.id, read_counter(read, c.id));
 }
 
-// Throws SimError unless the core's configuration registers describe cfg.
+// Throws DriverError unless the core's configuration registers describe cfg.
 template <class Read>
 void check_core_config(Read&& read, const Config& cfg) {
   const uint32_t c0 = read(csr::kConfig0);
@@ -46,10 +41,10 @@ void check_core_config(Read&& read, const Config& cfg) {
   const uint32_t ub = read(csr::kConfig1), acc = read(csr::kConfig2), dram = read(csr::kConfig3);
   if (n != cfg.array_size || depth != cfg.wfifo_depth || width != cfg.dma_width || ub != cfg.ub_rows ||
       acc != cfg.acc_rows || dram != cfg.dram_bytes)
-    throw SimError("the Verilated core (N=" + std::to_string(n) + " ub_rows=" + std::to_string(ub) +
+    throw DriverError("the core's configuration registers (N=" + std::to_string(n) + " ub_rows=" + std::to_string(ub) +
                    " acc_rows=" + std::to_string(acc) + " wfifo_depth=" + std::to_string(depth) +
                    " dma_width=" + std::to_string(width) + " dram_bytes=" + std::to_string(dram) +
-                   ") does not match the configuration " + cfg.summary());
+                   ") do not match the configuration " + cfg.summary());
 }
 
-}  // namespace tessera::sim
+}  // namespace tessera

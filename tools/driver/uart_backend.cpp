@@ -18,8 +18,8 @@ class UartBackend : public Backend {
     if (id != csr::kIdValue)
       throw DriverError("the device on " + opts.port + " is not a Tessera core (ID register " + hex(id) + ")");
     try {
-      sim::check_core_config(read, cfg);
-    } catch (const sim::SimError& e) {
+      check_core_config(read, cfg);
+    } catch (const DriverError& e) {
       throw DriverError(std::string("board on ") + opts.port + ": " + e.what());
     }
   }
@@ -40,10 +40,10 @@ class UartBackend : public Backend {
     while (true) {
       const auto state = static_cast<RunState>((link_.csr_read(csr::kStatus) >> csr::kStatusStateLsb) & 3);
       if (state == RunState::Done || state == RunState::Error) break;
-      const uint64_t cycles = sim::read_counter(read, CounterId::Cycles);
-      const uint64_t work = sim::read_counter(read, CounterId::Instructions) +
-                            sim::read_counter(read, CounterId::DramReadBytes) +
-                            sim::read_counter(read, CounterId::DramWriteBytes) + sim::read_counter(read, CounterId::Macs);
+      const uint64_t cycles = read_counter(read, CounterId::Cycles);
+      const uint64_t work = read_counter(read, CounterId::Instructions) +
+                            read_counter(read, CounterId::DramReadBytes) +
+                            read_counter(read, CounterId::DramWriteBytes) + read_counter(read, CounterId::Macs);
       if (work != last_work) {
         last_work = work;
         progress_at = cycles;
@@ -56,11 +56,11 @@ class UartBackend : public Backend {
       } else {
         continue;
       }
-      sim::read_run_state(read, res);
+      read_run_state(read, res);
       link_.csr_write(csr::kControl, csr::kSoftReset);
       return res;
     }
-    sim::read_run_state(read, res);
+    read_run_state(read, res);
     return res;
   }
 
