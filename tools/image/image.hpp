@@ -9,12 +9,14 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "isa/csr_map.hpp"
 
 namespace tessera {
 
 constexpr char kImageMagic[8] = {'T', 'E', 'S', 'S', 'I', 'M', 'G', '\0'};
-constexpr uint16_t kImageVersionMajor = 1;
-constexpr uint16_t kImageVersionMinor = 0;
+// The image format's version is the core's VERSION register (the ISA's and the format's).
+constexpr uint16_t kImageVersionMajor = csr::kVersionMajor;
+constexpr uint16_t kImageVersionMinor = csr::kVersionMinor;
 
 enum class SectionKind : uint32_t { Text = 1, Data = 2 };
 
