@@ -105,6 +105,10 @@ module tpu_dma_in #(
   localparam integer HandWidth = 128 + 32 + SlotBits + GBits;
   localparam integer OwedBits   = WfFreeBits + 1;
 
+  // The consumer's states, one-hot (st_q[SIdle] ...): finishing an instruction and taking
+  // the next hang on which state it is in, and one flip-flop is a LUT level less than a
+  // comparison of the state's code. state_q is the code, for the waves.
+  localparam integer SIdle = 0, SData = 1, STail = 2, SDrain = 3, SRetire = 4, States = 5;
   localparam [2:0] StIdle = 3'd0, StData = 3'd1, StTail = 3'd2, StDrain = 3'd3, StRetire = 3'd4;
   localparam integer PenPush = N - 2;  // the tile row pushed before the last
   localparam integer FlyBits = 6;  // spans requested and not yet consumed (the engine holds few)
@@ -170,7 +174,9 @@ module tpu_dma_in #(
   reg  [GBits-1:0]    rq_gm1_q;    // window gather: the largest group's rows - 1 (0: off)
 
   // consumer
-  reg  [2:0]          state_q;
+  reg  [States-1:0]   st_q;
+  wire [2:0]          state_q = st_q[SData] ? StData : st_q[STail] ? StTail : st_q[SDrain] ? StDrain :
+                                st_q[SRetire] ? StRetire : StIdle;
   wire                retire_done;   // the retire state ends now (tpu_seq_retire, below)
   reg  [127:0]        in_q;        // the instruction
   reg  [31:0]         pc_q;
@@ -212,7 +218,7 @@ module tpu_dma_in #(
   reg  [GBits-1:0]    e_row_q;     // row within the group being emitted
   reg  [GBits-1:0]    e_off_q;     // its offset: e_row * stride (< SpanMax)
 
-  wire        is_rw     = in_q[3:0] == TPU_OP_RW;
+  reg         is_rw;     // in_q is an rw (a register: a comparison less on every use)
   wire        transpose = in_q[TPU_RW_TRANSPOSE_LSB];
   wire [15:0] ub        = in_q[TPU_RHM_UB_LSB +: 16];
   wire [15:0] rows_m1   = in_q[TPU_RHM_ROWS_LSB +: 16];
@@ -252,19 +258,20 @@ module tpu_dma_in #(
   wire                 hd_last_seg_c  = hd_instr[TPU_RHM_SEGS_LSB +: 6] == 6'd0;
   wire                 hd_last_row_c  = hd_is_rw_c ? hd_mem_m1_c == 7'd0 : hd_instr[TPU_RHM_ROWS_LSB +: 16] == 16'd0;
   wire                 hd_full_tile_c = hd_mem_m1_c == N[6:0] - 7'd1;
-  reg                  hd_last_seg, hd_last_row, hd_full_tile, hd_fin;
+  reg                  hd_is_rw, hd_last_seg, hd_last_row, hd_full_tile, hd_fin_rw, hd_fin_rhm;
   reg  [5:0]           hd_pen_seg;
   reg  [15:0]          hd_pen_row;
   always @(posedge clk_i) begin
+    hd_is_rw     <= hd_is_rw_c;
     hd_last_seg  <= hd_last_seg_c;
     hd_last_row  <= hd_last_row_c;
     hd_full_tile <= hd_full_tile_c;
     // (a row past the last never comes: -1 as 16 bits, 127 for rw's at most 64 rows)
     hd_pen_seg   <= hd_instr[TPU_RHM_SEGS_LSB +: 6] - 6'd1;
     hd_pen_row   <= hd_is_rw_c ? {9'd0, hd_mem_m1_c - 7'd1} : hd_instr[TPU_RHM_ROWS_LSB +: 16] - 16'd1;
-    hd_fin       <= fin_of(hd_is_rw_c, hd_instr[TPU_RW_TRANSPOSE_LSB],
-                           GatherSegs > 0 && hd_gm1 != {GBits{1'b0}}, hd_last_seg_c, hd_last_row_c,
-                           hd_full_tile_c);
+    hd_fin_rw    <= fin_rw_of(hd_is_rw_c, hd_instr[TPU_RW_TRANSPOSE_LSB], hd_last_row_c, hd_full_tile_c);
+    hd_fin_rhm   <= fin_rhm_of(hd_is_rw_c, GatherSegs > 0 && hd_gm1 != {GBits{1'b0}}, hd_last_seg_c,
+                               hd_last_row_c);
   end
 
   // Younger than a reported fault: flags a cycle behind the report, for the queue's head
@@ -335,8 +342,8 @@ module tpu_dma_in #(
   wire f_last_grp = f_row_q + {{(17-GBits){1'b0}}, f_m1} == {1'b0, rows_m1};
   // (a plain rhm's rows wait until the gathered rows before them have left)
   wire out_free  = win ? !full[f_bank_q] : is_rw ? (transpose || pr_free) : wb_free && full == 2'b00;
-  wire beat_fire = state_q == StData && beat_valid_i && out_free;
-  wire tile_beat = state_q == StData && beat_valid_i && !win && is_rw && transpose;
+  wire beat_fire = st_q[SData] && beat_valid_i && out_free;
+  wire tile_beat = st_q[SData] && beat_valid_i && !win && is_rw && transpose;
   wire f_group   = beat_fire && win && beat_last_i && !beat_error_i && f_last_seg;  // a bank filled
   // the group being emitted
   wire [MetaBits-1:0] e_meta = e_bank_q ? meta_q[MetaBits +: MetaBits] : meta_q[0 +: MetaBits];
@@ -350,16 +357,21 @@ module tpu_dma_in #(
   wire e_go        = full[e_bank_q] && wb_free;   // a gathered row out
   wire e_group_end = e_row_q == e_m1;
   wire last_beat = beat_fire && beat_last_i;
-  wire drain_last = state_q == StDrain && beat_valid_i && beat_last_i;
+  wire drain_last = st_q[SDrain] && beat_valid_i && beat_last_i;
   wire span_end  = last_beat || drain_last;
   // (registered with the counters they compare, so that finishing and taking the next
   // instruction is not an adder and a comparison deep)
   reg  last_seg_q, last_row_q, full_tile_q;
   // The span being consumed is the last of an rhm (not gathered) or of an rw tile of N
-  // memory rows: its last beat finishes the instruction. Kept with the flags above.
-  reg  fin_q;
-  function automatic fin_of(input rw, input tr, input gathered, input lseg, input lrow, input ftile);
-    fin_of = (!rw && !gathered && lseg && lrow) || (rw && !tr && lrow && ftile);
+  // memory rows: its last beat finishes the instruction. Kept with the flags above, one
+  // per kind, so that the finish does not look at the kind (the rhm's needs room in the
+  // writes, the rw's a free push register).
+  reg  fin_rw_q, fin_rhm_q;
+  function automatic fin_rw_of(input rw, input tr, input lrow, input ftile);
+    fin_rw_of = rw && !tr && lrow && ftile;
+  endfunction
+  function automatic fin_rhm_of(input rw, input gathered, input lseg, input lrow);
+    fin_rhm_of = !rw && !gathered && lseg && lrow;
   endfunction
   reg  [15:0] pen_row_q;                     // the last row but one: rows_m1 - 1 (rhm), mem_rows - 2 (rw)
   reg  [5:0]  pen_seg_q;                     // segs_m1 - 1
@@ -369,14 +381,19 @@ module tpu_dma_in #(
   wire good_last = last_beat && !beat_error_i;
   wire row_end   = good_last && !is_rw && !win && rhm_last_seg;    // an rhm row to the writes
   wire rw_row    = good_last && is_rw && !transpose;               // a tile row to the push register
-  wire tail_push = state_q == StTail && pr_free;                   // a transposed or zero tile row
+  wire tail_push = st_q[STail] && pr_free;                   // a transposed or zero tile row
   reg  tail_last_q;                                                 // push_q == N - 1
   wire [PosBits-1:0] push_first = transpose ? {PosBits{1'b0}} : mem_rows[PosBits-1:0];  // the tail's first row
   wire tail_last = tail_last_q;
   // The instruction's last row has gone to its register: the consumer is done with it.
-  wire finish    = (good_last && fin_q) || (f_group && f_last_grp) || (tail_push && tail_last);
-  wire take      = hd_valid && hd_fresh_q && (state_q == StIdle || finish);
-  wire restart   = state_q == StIdle || finish;
+  // (good_last && fin, spelt out so that the beat's room is the kind's alone: a finishing
+  // rw does not transpose, a finishing rhm is not gathered)
+  wire last_ok   = st_q[SData] && beat_valid_i && beat_last_i && !beat_error_i;
+  wire finish    = (last_ok && (fin_rw_q && pr_free || fin_rhm_q && wb_free && full == 2'b00)) ||
+                   (f_group && f_last_grp) || (st_q[STail] && tail_last && pr_free);
+  // (a fresh head is valid: the hand-off pops only on took_q, which clears the freshness)
+  wire take      = hd_fresh_q && (st_q[SIdle] || finish);
+  wire restart   = st_q[SIdle] || finish;
   wire rq_stop   = (last_beat && beat_error_i) || (take && younger);   // drain from here on
 
   tpu_fifo #(.Width(HandWidth), .Depth(HandDepth)) u_hand (
@@ -419,23 +436,22 @@ module tpu_dma_in #(
   always @(*)
     for (j = 0; j < N; j = j + 1) row_data[8*j +: 8] = lane_hit[j] ? placed[8*j +: 8] : rowbuf_q[8*j +: 8];
 
+  // (each state's next, written for a one-hot code; the priorities are StData's: a bus
+  // error drains, else the finish goes idle, else an rw's last memory row goes to the tail)
+  wire data_err = last_beat && beat_error_i;
+  wire to_tail  = last_beat && !beat_error_i && is_rw && rw_last_row;
+  // (the registered counts: with the requester stopped nothing new flies, and the beat's
+  // handshake stays out of this register's enable)
+  wire drained  = asked_q == ended_q && !rq_q && !wb_valid && !pr_q && full == 2'b00;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
-      state_q <= StIdle;
-    end else if (take) begin
-      state_q <= younger ? StDrain : StData;
+      st_q <= {{(States-1){1'b0}}, 1'b1};
     end else begin
-      case (state_q)
-        StData:   if (last_beat && beat_error_i)       state_q <= StDrain;
-                  else if (finish)                     state_q <= StIdle;
-                  else if (last_beat && is_rw && rw_last_row) state_q <= StTail;
-        StTail:   if (finish) state_q <= StIdle;
-        // (the registered counts: with the requester stopped nothing new flies, and the
-        // beat's handshake stays out of this register's enable)
-        StDrain:  if (asked_q == ended_q && !rq_q && !wb_valid && !pr_q && full == 2'b00) state_q <= StRetire;
-        StRetire: if (retire_done) state_q <= StIdle;
-        default:  state_q <= StIdle;
-      endcase
+      st_q[SIdle]   <= !take && (st_q[SIdle] || finish || (st_q[SRetire] && retire_done));
+      st_q[SData]   <= take ? !younger : st_q[SData] && !data_err && !finish && !to_tail;
+      st_q[STail]   <= !take && ((st_q[STail] && !finish) || (to_tail && !finish));
+      st_q[SDrain]  <= take ? younger : (st_q[SDrain] && !drained) || data_err;
+      st_q[SRetire] <= !take && ((st_q[SRetire] && !retire_done) || (st_q[SDrain] && drained));
     end
   end
 
@@ -470,7 +486,7 @@ module tpu_dma_in #(
     // after its own fault is younger than it, whatever else has been reported; a younger
     // fault reported before it must not let the next instruction in)
     if (!rst_ni || (err_seen_q && !err_valid_i)) own_fault_q <= 1'b0;
-    else if (state_q == StRetire && fault_q)     own_fault_q <= 1'b1;
+    else if (st_q[SRetire] && fault_q)           own_fault_q <= 1'b1;
     q_young_q  <= q_younger;
     hd_young_q <= hd_younger;
   end
@@ -547,7 +563,7 @@ module tpu_dma_in #(
   // tail_push need a free register anyway, and its enable is then two signals deep)
   always @(posedge clk_i) begin
     if (pr_free) begin
-      if (state_q == StTail) begin
+      if (st_q[STail]) begin
         pr_data_q <= transpose ? tile_q[8*N*push_q[PosBits-2:0] +: 8*N] : {N*8{1'b0}};
         pr_last_q <= tail_last;
       end else begin
@@ -580,7 +596,8 @@ module tpu_dma_in #(
         seg_q    <= 6'd0;
         last_seg_q <= segs_m1 == 6'd0;
         last_row_q <= row_q == pen_row_q;
-        fin_q      <= fin_of(is_rw, transpose, win, segs_m1 == 6'd0, row_q == pen_row_q, full_tile_q);
+        fin_rw_q   <= fin_rw_of(is_rw, transpose, row_q == pen_row_q, full_tile_q);
+        fin_rhm_q  <= fin_rhm_of(is_rw, win, segs_m1 == 6'd0, row_q == pen_row_q);
         pos_q    <= {PosBits{1'b0}};
         rowbuf_q <= {N*8{1'b0}};
         // the tile rows after the last memory row: all N (transpose) or the zero rows
@@ -590,7 +607,8 @@ module tpu_dma_in #(
         // next segment of the row, placed after this one
         seg_q    <= seg_q + 6'd1;
         last_seg_q <= seg_q == pen_seg_q;
-        fin_q      <= fin_of(is_rw, transpose, win, seg_q == pen_seg_q, last_row_q, full_tile_q);
+        fin_rw_q   <= fin_rw_of(is_rw, transpose, last_row_q, full_tile_q);
+        fin_rhm_q  <= fin_rhm_of(is_rw, win, seg_q == pen_seg_q, last_row_q);
         pos_q    <= pos_q + beat_count;
       end
     end
@@ -604,7 +622,9 @@ module tpu_dma_in #(
       pen_row_q   <= hd_pen_row;
       last_row_q  <= hd_last_row;
       full_tile_q <= hd_full_tile;
-      fin_q       <= hd_fin;
+      fin_rw_q    <= hd_fin_rw;
+      fin_rhm_q   <= hd_fin_rhm;
+      is_rw       <= hd_is_rw;
       gm1_q    <= hd_gm1;
       in_q     <= hd_instr;
       slot_q   <= hd_slot;
@@ -621,8 +641,8 @@ module tpu_dma_in #(
     // take's enable on them: every row leaves the row buffer zero, a tile's last push
     // clears the tile, and an idle consumer clears both (an instruction cut short by a
     // bus error drains, retires and goes idle before the next is taken).
-    if (state_q == StIdle) rowbuf_q <= {N*8{1'b0}};
-    if (state_q == StIdle || (tail_push && tail_last)) tile_q <= {N*N*8{1'b0}};
+    if (st_q[SIdle]) rowbuf_q <= {N*8{1'b0}};
+    if (st_q[SIdle] || (tail_push && tail_last)) tile_q <= {N*N*8{1'b0}};
     // The pc is only for the fault report, many cycles after the take: it follows a
     // cycle later from a copy of the head's, so the take's enable stays off it.
     took_q    <= take;
@@ -720,10 +740,10 @@ module tpu_dma_in #(
   assign q_ready_o    = rq_take;
   // (busy also while the queue head waits for weight-FIFO room: the watchdog's report
   // names the unit that is stuck)
-  assign busy_o       = state_q != StIdle || hd_valid || rq_q || wb_valid || pr_q || q_valid_i || full != 2'b00 ||
+  assign busy_o       = !st_q[SIdle] || hd_valid || rq_q || wb_valid || pr_q || q_valid_i || full != 2'b00 ||
                         retire_q != {Slots{1'b0}};
   assign req_valid_o  = rq_q;
-  assign beat_ready_o = state_q == StData && out_free || state_q == StDrain;
+  assign beat_ready_o = st_q[SData] && out_free || st_q[SDrain];
   assign req_addr_o   = span_addr_q;
   assign req_len_o    = rq_win ? rq_mstride[11:0] + {6'd0, rq_seglen_m1} + 12'd1 : {5'd0, span_len_of(rq_in_q)};
   assign ubw_valid_o  = wb_valid;
@@ -738,7 +758,7 @@ module tpu_dma_in #(
   tpu_slot_mask #(.Slots(Slots)) u_retire_pr (
       .valid_i(pr_done && pr_last_q), .slot_i(pr_slot_q), .mask_o(retire_pr));
   tpu_seq_retire #(.Slots(Slots)) u_retire_st (
-      .clk_i, .rst_ni, .retiring_i(state_q == StRetire), .fault_i(fault_q), .slot_i(slot_q),
+      .clk_i, .rst_ni, .retiring_i(st_q[SRetire]), .fault_i(fault_q), .slot_i(slot_q),
       .fault_o, .done_o(retire_done), .retire_o(retire_st));
   // (a row's retirement a cycle after its write or push, from a register: the buffer
   // port's grant and the FIFO head's slot stay out of the scoreboard's update)
@@ -750,7 +770,7 @@ module tpu_dma_in #(
   assign read_bytes_o = (e_go ? row_bytes : 7'd0) + (good_last && !win ? span_len : 7'd0);
   assign tile_o       = pr_done && pr_last_q;
 
-  wire unused = ^{in_q[127:124], in_q[15:5], ub_row, mem_rows, f_ub, rq_in_q, hd_count, rq_mstride[15:12], stride, beat_cnt, pos_wide,
+  wire unused = ^{state_q, in_q[127:124], in_q[15:5], ub_row, mem_rows, f_ub, rq_in_q, hd_count, rq_mstride[15:12], stride, beat_cnt, pos_wide,
                   unused_wb_count};
 endmodule
 
