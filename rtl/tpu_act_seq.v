@@ -99,6 +99,11 @@ module tpu_act_seq #(
   // address nor the chaining check waits for an adder: the next plane's, the next row's
   reg  [AccBits-1:0]  plane_next_q;   // rd_addr_q + rows
   reg  [AccBits-1:0]  row_next_q;     // acc + row + 1
+  // the chaining check's rows, registers (the tracker compares them against every slot's
+  // range in the cycle they appear): the next read's, last_plane ? row_next_q : plane_next_q,
+  // kept beside the two; the current one is rd_addr_q, which holds the first row from
+  // StParams on
+  reg  [AccBits-1:0]  chk_next_q;
   reg  [15:0]         out_q;       // output rows written
   // the UB rows the next result row is written to and announced for (ub + rows written,
   // ub + rows announced), counted rather than added so that the UB's write port and the
@@ -210,6 +215,7 @@ module tpu_act_seq #(
       prd_q   <= 4'd0;
     end
     if (p_grant) prd_q <= prd_q + 4'd1;
+    if (state_q == StParams) rd_addr_q <= acc;   // (acc_chk_o in StCheck)
     pwr1_q <= prd_q;
     pwr_q  <= pwr1_q;
     if (state_q == StCheck) begin
@@ -220,6 +226,7 @@ module tpu_act_seq #(
       rd_addr_q <= acc;
       plane_next_q <= acc + rows_a;
       row_next_q   <= acc + 1'b1;
+      chk_next_q   <= pool_m1 == 4'd0 ? acc + 1'b1 : acc + rows_a;
       out_q     <= 16'd0;
       wr_row_q  <= ub;
       soon_row_q <= ub;
@@ -232,11 +239,13 @@ module tpu_act_seq #(
         rd_addr_q <= row_next_q;
         plane_next_q <= row_next_q + rows_a;
         row_next_q   <= row_next_q + 1'b1;
+        chk_next_q   <= pool_m1 == 4'd0 ? row_next_q + 1'b1 : row_next_q + rows_a;
       end else begin
         plane_q   <= plane_q + 4'd1;
         last_plane_q <= plane_q + 4'd1 == pool_m1;
         rd_addr_q <= plane_next_q;
         plane_next_q <= plane_next_q + rows_a;
+        chk_next_q   <= plane_q + 4'd1 == pool_m1 ? row_next_q : plane_next_q + rows_a;
       end
     end
     in_first_q <= plane_q == 4'd0;
@@ -275,8 +284,8 @@ module tpu_act_seq #(
   assign in_last_o   = in_last_q;
   assign acc_rd_o    = streaming;
   assign acc_addr_o  = rd_addr_q;
-  assign acc_chk_o      = state_q == StCheck ? acc : rd_addr_q;   // (StCheck: the first row's)
-  assign acc_chk_next_o = last_plane ? row_next_q : plane_next_q;
+  assign acc_chk_o      = rd_addr_q;
+  assign acc_chk_next_o = chk_next_q;
   assign ubw_valid_o = out_valid_i;
   assign ubw_addr_o  = wr_row_q;
   // Chaining: each result row is reported a cycle before it is written. A reader sees
