@@ -75,6 +75,8 @@ module tpu_uart_bridge #(
   reg                timeout_q;    // quiet_q has reached TimeoutCycles
   reg [7:0]          sum_q;        // request bytes so far, then reply bytes so far
   reg [7:0]          status_q;
+  reg                sum_bad_q;    // the frame's checksum failed (decided in SSum, used in SExec)
+  reg                range_ok_q;   // range_ok a cycle old: the header is complete a cycle before SSum
   reg [31:0]         word_q;       // CSR write value, then CSR read value
   reg [TimeBits-1:0] quiet_q;      // cycles since the last byte of an incomplete frame
   reg                ar_done_q, aw_done_q, w_done_q;
@@ -89,6 +91,9 @@ module tpu_uart_bridge #(
   wire range_ok  = len_q != 16'd0 && len_q <= MaxPayload[15:0] && mem_end <= {1'b0, MemBytes[31:0]};
   wire known_cmd = cmd_q == CmdCsrRead || cmd_q == CmdCsrWrite || is_mem;
   wire out_fire  = out_valid_o && out_ready_i;
+  // (from registers, in SExec: the address's add and compare stay out of the byte's path)
+  wire [7:0] status = sum_bad_q ? StChecksum : !known_cmd ? StCommand : is_mem && !range_ok_q ? StRange : StOk;
+  always @(posedge clk_i) range_ok_q <= range_ok;
   wire [15:0] reply_len = status_q != StOk ? 16'd0 :
                           cmd_q == CmdCsrRead ? 16'd4 : cmd_q == CmdMemRead ? len_q : 16'd0;
   // The counts rem_q is loaded with, minus one, from registers: the reply's, a cycle
@@ -162,10 +167,8 @@ module tpu_uart_bridge #(
             if (rem_q == 16'd0) state_q <= SSum;
           end
           SSum: if (in_valid_i) begin
-            status_q <= sum_q + in_data_i != 8'd0 ? StChecksum :
-                        !known_cmd ? StCommand :
-                        is_mem && !range_ok ? StRange : StOk;
-            state_q  <= SExec;
+            sum_bad_q <= sum_q + in_data_i != 8'd0;
+            state_q   <= SExec;
           end
           SExec: begin
             idx_q     <= 16'd0;
@@ -175,7 +178,8 @@ module tpu_uart_bridge #(
             w_done_q  <= 1'b0;
             phase_q   <= 2'd0;
             sum_q     <= 8'd0;
-            state_q   <= status_q != StOk ? SReply :
+            status_q  <= status;
+            state_q   <= status != StOk ? SReply :
                          cmd_q == CmdCsrRead ? SCsrRd :
                          cmd_q == CmdCsrWrite ? SCsrWr :
                          cmd_q == CmdMemWrite ? SMemLd : SReply;
