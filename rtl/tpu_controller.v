@@ -298,8 +298,10 @@ module tpu_controller #(
   function automatic unit_op(input [3:0] o);
     unit_op = o == TPU_OP_RHM || o == TPU_OP_WHM || o == TPU_OP_RW || o == TPU_OP_MMC || o == TPU_OP_ACT;
   endfunction
-  wire [3:0] wf_err   = wf_bad(op, sw, tiles_all_q, tiles_none_q, has_active_q) ? TPU_ERR_WEIGHT_FIFO : TPU_ERR_NONE;
-  wire [3:0] head_err = d_err_q != TPU_ERR_NONE ? d_err_q : wf_err;
+  // D's error code (its static error, else the weight-FIFO rule's): decided as D is
+  // loaded, like d_unit_ok_q below, so that the error registers' choice is no decode deep
+  reg  [3:0] head_err_q;
+  wire [3:0] head_err = head_err_q;
 
   wire head      = flow && d_valid_q;
   // D's kind, decided as D is loaded (d_unit_ok_q, below, for the unit instructions):
@@ -544,6 +546,8 @@ module tpu_controller #(
       d_waits_q   <= x_op == TPU_OP_SYNC || x_op == TPU_OP_HALT;
       d_unit_ok_q <= x_err == TPU_ERR_NONE && unit_op(x_op) &&
                      !wf_bad(x_op, x_sw, tiles_all_d, tiles_none_d, active_d);
+      head_err_q  <= x_err != TPU_ERR_NONE ? x_err :
+                     wf_bad(x_op, x_sw, tiles_all_d, tiles_none_d, active_d) ? TPU_ERR_WEIGHT_FIFO : TPU_ERR_NONE;
     end
   end
 
@@ -630,7 +634,8 @@ module tpu_controller #(
   assign pc_o          = pc_q;
   assign run_end_o     = drained;
 
-  wire unused = ^entry_i[3:0];  // instructions are 16-byte aligned
+  wire unused = ^{entry_i[3:0],   // instructions are 16-byte aligned
+                  d_err_q};       // (in head_err_q, decided as D is loaded)
 endmodule
 
 `default_nettype wire
