@@ -14,7 +14,8 @@ module tpu_pe #(
     // array's first column, tpu_matrix_unit's contract); elsewhere the shadow was
     // written at least a cycle before, so the active weight's multiplexer leaves the
     // write enable out (on the ECP5 it feeds the multiplier's input register)
-    parameter integer WriteBypass  = 1
+    parameter integer WriteBypass  = 1,
+    parameter integer PsumBits     = 32 // the partial sum's width (tpu_systolic_array: exact for its rows)
 ) (
     input  wire        clk_i,
     input  wire        rst_ni,       // synchronous, active low: clears the valid bits only
@@ -26,8 +27,8 @@ module tpu_pe #(
     output wire        x_valid_o,
     output wire        x_switch_o,
     // partial sums from the north, passed south one cycle later
-    input  wire [31:0] psum_i,
-    output wire [31:0] psum_o,
+    input  wire [PsumBits-1:0] psum_i,
+    output wire [PsumBits-1:0] psum_o,
     // the row reaching x_i next cycle starts a new tile (the west neighbour's
     // x_valid_i & x_switch_i): the weight is chosen a cycle ahead, so the multiply
     // starts at a register
@@ -38,7 +39,7 @@ module tpu_pe #(
 );
   reg  [7:0]  x_q;
   reg         x_valid_q, x_switch_q;
-  reg  [31:0] psum_q;
+  reg  [PsumBits-1:0] psum_q;
   reg  [7:0]  w_active_q, w_shadow_q;  // w_active_q: the weight of the row at x_i now
 
   wire [7:0]  w_shadow_d = w_we_i ? w_i : w_shadow_q;
@@ -73,7 +74,7 @@ module tpu_pe #(
     end
   endgenerate
   reg  signed [15:0] product_q;
-  wire [31:0] psum_d = psum_i + {{16{product_q[15]}}, product_q};
+  wire [PsumBits-1:0] psum_d = psum_i + {{(PsumBits-16){product_q[15]}}, product_q};
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin

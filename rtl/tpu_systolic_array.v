@@ -23,6 +23,9 @@ module tpu_systolic_array #(
     output wire                      valid_o
 );
   localparam integer N = ArraySize;
+  // The partial sums are exact in 16 + clog2(N) bits (N products in [-2^14 + 2^7, 2^14]),
+  // sign-extended to 32 at the bottom: a shorter carry chain and fewer flip-flops per PE.
+  localparam integer PsumBits = 16 + $clog2(N);
 
   // x_h[r][c]: activations entering PE(r, c) from the west (c = N: leaving the east edge)
   wire [8*N*(N+1)-1:0] x_h;
@@ -30,7 +33,7 @@ module tpu_systolic_array #(
   // sw_next[r][c]: the row reaching PE(r, c) next cycle switches tiles (tpu_pe)
   wire [N*N-1:0]       sw_next;
   // ps_v[r][c]: partial sums entering PE(r, c) from the north (r = N: leaving the south edge)
-  wire [32*(N+1)*N-1:0] ps_v;
+  wire [PsumBits*(N+1)*N-1:0] ps_v;
 
   genvar r, c;
   generate
@@ -44,7 +47,8 @@ module tpu_systolic_array #(
         end else begin : g_inner
           assign sw_next[r*N+c] = xv_h[r*(N+1)+c-1] & xs_h[r*(N+1)+c-1];
         end
-        tpu_pe #(.LogicProduct(r >= N - LogicRows ? 1 : 0), .WriteBypass(c == 0 ? 1 : 0)) u_pe (
+        tpu_pe #(.LogicProduct(r >= N - LogicRows ? 1 : 0), .WriteBypass(c == 0 ? 1 : 0),
+                 .PsumBits(PsumBits)) u_pe (
             .clk_i     (clk_i),
             .rst_ni    (rst_ni),
             .x_i       (x_h[8*(r*(N+1)+c) +: 8]),
@@ -53,8 +57,8 @@ module tpu_systolic_array #(
             .x_o       (x_h[8*(r*(N+1)+c+1) +: 8]),
             .x_valid_o (xv_h[r*(N+1)+c+1]),
             .x_switch_o(xs_h[r*(N+1)+c+1]),
-            .psum_i    (ps_v[32*(r*N+c) +: 32]),
-            .psum_o    (ps_v[32*((r+1)*N+c) +: 32]),
+            .psum_i    (ps_v[PsumBits*(r*N+c) +: PsumBits]),
+            .psum_o    (ps_v[PsumBits*((r+1)*N+c) +: PsumBits]),
             .switch_next_i(sw_next[r*N+c]),
             .w_we_i    (w_row_we_i[r]),
             .w_i       (w_row_i[8*c +: 8])
@@ -62,8 +66,8 @@ module tpu_systolic_array #(
       end
     end
     for (c = 0; c < N; c = c + 1) begin : g_edge
-      assign ps_v[32*c +: 32]  = 32'd0;
-      assign psum_o[32*c +: 32] = ps_v[32*(N*N+c) +: 32];
+      assign ps_v[PsumBits*c +: PsumBits] = {PsumBits{1'b0}};
+      assign psum_o[32*c +: 32] = {{(32-PsumBits){ps_v[PsumBits*(N*N+c)+PsumBits-1]}}, ps_v[PsumBits*(N*N+c) +: PsumBits]};
     end
   endgenerate
 

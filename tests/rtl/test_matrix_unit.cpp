@@ -141,12 +141,15 @@ TEMPLATE_TEST_CASE("matrix unit: every row times its tile, across weight switche
   std::mt19937 rng(tessera::test::test_seed());
   std::vector<Tile> tiles;
   for (int i = 0; i < 6; ++i) tiles.push_back(random_tile(rng, N));
-  // Extreme values too: -128 * -128 in every PE.
+  // Extreme values too: -128 * -128 in every PE, and -128 * 127 (the column sums' two
+  // bounds, N * 2^14 and -N * (2^14 - 2^7), which the array's narrow partial sums must hold).
   tiles.push_back(Tile(N * N, -128));
+  tiles.push_back(Tile(N * N, 127));
   std::vector<Job> jobs;
   std::uniform_int_distribution<int> len(1, 3 * N);
   for (int j = 0; j < 12; ++j) jobs.push_back({j % 7, random_rows(rng, N, len(rng))});
   jobs.push_back({6, std::vector<Row>(3, Row(N, -128))});
+  jobs.push_back({7, std::vector<Row>(2, Row(N, -128))});
   INFO("N=" << N << " idle=" << idle);
   const Outcome o = run_jobs<TestType>(tiles, jobs, idle, rng);
   size_t rows = 0;
