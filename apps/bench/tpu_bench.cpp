@@ -265,7 +265,7 @@ double icarus_speed(const Config& cfg, const std::vector<uint8_t>& dram, const s
   h.close();
   const std::string compile = "iverilog -g2005 -o " + vvp + " -I " + src("rtl") + " -y " + src("rtl") +
                               " -P icarus_core_tb.N=" + std::to_string(cfg.array_size) + " " +
-                              src("sim/bench/icarus_core_tb.v");
+                              src("apps/bench/icarus_core_tb.v");
   if (std::system(compile.c_str()) != 0) throw std::runtime_error("iverilog failed: " + compile);
   auto timed = [&](uint64_t cycles) {
     const std::string cmd = "vvp -n " + vvp + " +mem=" + hex + " +limit=" + std::to_string(cycles) + " > " + work +
