@@ -425,10 +425,11 @@ module tpu_controller #(
   wire        uo_any;
   wire [3:0]  uo_code;
   wire [31:0] uo_pc;
+  wire [2:0]  uo_win;
   // (the units' PCs are steady from take to retirement: their comparisons are registered)
   tpu_oldest_fault #(.K(3), .PcBits(MemBits), .Registered(1)) u_oldest_unit (
       .clk_i, .valid_i(fault_i), .code_i(fault_code_i), .pc_i(fault_pc_i),
-      .any_o(uo_any), .code_o(uo_code), .pc_o(uo_pc));
+      .any_o(uo_any), .code_o(uo_code), .pc_o(uo_pc), .win_o(uo_win));
   reg         u_fault_q;
   reg  [3:0]  u_code_q;
   reg  [31:0] u_pc_q;
@@ -451,10 +452,23 @@ module tpu_controller #(
   wire        o_u_wins;
   reg         le_keep_q, le_u_q, le_d_q;   // err_pc_q's next PC <= u_pc_q's next
   reg  [1:0]  err_src_q;                   // err_pc_q kept (0), from u_pc_q (1), from d_pc_q (2)
+  // (each unit's PC compared on its own and the winner's answer picked, rather than the
+  // winner's PC picked and then compared: the choice and the comparisons run side by
+  // side; with no unit fault the answers go unused, u_fault_q being clear)
+  wire [2:0] le_keep_u, le_u_u, le_d_u;
+  genvar ui;
+  generate
+    for (ui = 0; ui < 3; ui = ui + 1) begin : g_unit_le
+      wire [KeyBits-1:0] key = pc_key(fault_pc_i[32*ui +: 32]);
+      assign le_keep_u[ui] = pc_key(err_pc_q) <= key;
+      assign le_u_u[ui]    = pc_key(u_pc_q) <= key;
+      assign le_d_u[ui]    = pc_key(d_pc_q) <= key;
+    end
+  endgenerate
   always @(posedge clk_i) begin
-    le_keep_q <= pc_key(err_pc_q) <= pc_key(uo_pc);
-    le_u_q    <= pc_key(u_pc_q) <= pc_key(uo_pc);
-    le_d_q    <= pc_key(d_pc_q) <= pc_key(uo_pc);
+    le_keep_q <= |(uo_win & le_keep_u);
+    le_u_q    <= |(uo_win & le_u_u);
+    le_d_q    <= |(uo_win & le_d_u);
     err_src_q <= !running ? 2'd0 : !o_any ? 2'd2 : o_u_wins ? 2'd1 : 2'd0;
   end
   wire        err_le = err_src_q == 2'd1 ? le_u_q : err_src_q == 2'd2 ? le_d_q : le_keep_q;

@@ -23,7 +23,8 @@ module tpu_oldest_fault #(
     input  wire [K*32-1:0] pc_i,
     output wire            any_o,
     output reg  [3:0]      code_o,
-    output reg  [31:0]     pc_o
+    output reg  [31:0]     pc_o,
+    output reg  [K-1:0]    win_o        // the chosen candidate, one-hot (none: no valid one)
 );
   // le[K*i + j], j < i: candidate j's PC is at most candidate i's, so j, earlier in
   // candidate order, wins over i; otherwise i wins over j. One comparator per pair.
@@ -63,12 +64,14 @@ module tpu_oldest_fault #(
   always @(*) begin
     code_o = 4'd0;
     pc_o   = 32'd0;
+    win_o  = {K{1'b0}};
     for (a = 0; a < K; a = a + 1) begin
       beaten[a] = 1'b0;
       for (b = 0; b < K; b = b + 1)
         if (b < a)      beaten[a] = beaten[a] | (valid_i[b] && le[K*a + b]);
         else if (b > a) beaten[a] = beaten[a] | (valid_i[b] && !le[K*b + a]);
       if (valid_i[a] && !beaten[a]) begin
+        win_o[a] = 1'b1;
         code_o = code_o | code_i[4*a +: 4];
         pc_o   = pc_o | pc_i[32*a +: 32];
       end

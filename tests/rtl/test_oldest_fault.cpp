@@ -35,12 +35,14 @@ void check_oldest(Dut& dut, std::mt19937& rng, PcOf pc_of) {
     dut.valid_i = valid;
     dut.eval();
     bool any = false;
-    uint32_t want_pc = 0, want_code = 0;
+    uint32_t want_pc = 0, want_code = 0, want_win = 0;
     for (int i = 0; i < K; ++i) {
-      if ((valid >> i & 1) && (!any || pc[i] < want_pc)) any = true, want_pc = pc[i], want_code = code[i];
+      if ((valid >> i & 1) && (!any || pc[i] < want_pc))
+        any = true, want_pc = pc[i], want_code = code[i], want_win = 1u << i;
     }
     INFO("trial " << trial << " valid " << valid);
     REQUIRE(bool(dut.any_o) == any);
+    REQUIRE(uint32_t(dut.win_o) == want_win);
     if (any) {
       REQUIRE(dut.pc_o == want_pc);
       REQUIRE(uint32_t(dut.code_o) == want_code);
