@@ -447,11 +447,13 @@ module tpu_dma_in #(
     if (!rst_ni) begin
       st_q <= {{(States-1){1'b0}}, 1'b1};
     end else begin
-      st_q[SIdle]   <= !take && (st_q[SIdle] || finish || (st_q[SRetire] && retire_done));
-      st_q[SData]   <= take ? !younger : st_q[SData] && !data_err && !finish && !to_tail;
-      st_q[STail]   <= !take && ((st_q[STail] && !finish) || (to_tail && !finish));
-      st_q[SDrain]  <= take ? younger : (st_q[SDrain] && !drained) || data_err;
-      st_q[SRetire] <= !take && ((st_q[SRetire] && !retire_done) || (st_q[SDrain] && drained));
+      // (take is restart && hd_fresh_q; no state but idle or a finishing one takes, and a
+      // finishing StData has no bus error: so each next state needs restart, not take)
+      st_q[SIdle]   <= (restart && !hd_fresh_q) || (st_q[SRetire] && retire_done);
+      st_q[SData]   <= (restart && hd_fresh_q && !younger) || (st_q[SData] && !data_err && !finish && !to_tail);
+      st_q[STail]   <= (st_q[STail] || to_tail) && !finish;
+      st_q[SDrain]  <= (restart && hd_fresh_q && younger) || (st_q[SDrain] && !drained) || data_err;
+      st_q[SRetire] <= (st_q[SRetire] && !retire_done) || (st_q[SDrain] && drained);
     end
   end
 
