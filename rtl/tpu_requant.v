@@ -3,11 +3,14 @@
 // golden model (tools/model/numerics.hpp, docs/isa.md "Numerics"):
 //   x = sat32(acc + bias); p = x * multiplier; y = round(p / 2^shift) ties away
 //   from zero; y + zp clamped to [relu ? zp : -128, 127].
-// Nine pipeline stages (the inputs registered, add, four partial products, the rounded
-// magnitude's low half, its high half, byte shift, bit shift, zero point, clamp); one
-// value per cycle.
-// tpu_activation delays the rows' tags by the same nine cycles (RequantStages). The inputs get a stage of
-// their own because the accumulator row comes straight off block RAM.
+// Ten pipeline stages (the inputs registered, add, four partial products, the products
+// again, the rounded magnitude's low half, its high half, byte shift, bit shift, zero
+// point, clamp); one value per cycle.
+// tpu_activation delays the rows' tags by the same ten cycles (RequantStages). The inputs
+// get a stage of their own because the accumulator row comes straight off block RAM, and
+// the products a second one because they come out of multipliers: on the ECP5 their
+// output registers sit in the multiplier blocks, often several nanoseconds of routing
+// from the adds behind them, so that route gets a cycle to itself.
 `default_nettype none
 
 module tpu_requant (
@@ -50,6 +53,13 @@ module tpu_requant (
   reg  signed [33:0] hh_q, hl_q, lh_q, ll_q;
   reg         [62:0] k_q;
   reg                negp_q;
+  // Stage 2b: the partial products carried out of the multipliers (with the rest).
+  reg  signed [33:0] hh_m, hl_m, lh_m, ll_m;
+  reg         [62:0] k_m;
+  reg                negp_m;
+  reg  [5:0]         shift_qm;
+  reg  [7:0]         zp_qm;
+  reg                relu_qm;
 
   // Stages 3 and 4: the rounded magnitude |p| + half. p is the sum of three terms
   // ({hh, ll}, which do not overlap, and the two middle ones), so for a negative p
@@ -57,13 +67,13 @@ module tpu_requant (
   // (+ 3) the fourth term. Two carry-save steps (a LUT per bit each) leave two
   // operands, added in two 32-bit carry chains, the low half in stage 3 and the high
   // half with its carry in stage 4, instead of 64-bit chains in both stages.
-  wire [63:0] sgn   = {64{negp_q}};
-  wire [63:0] t_out = {hh_q[31:0], ll_q[31:0]} ^ sgn;
-  wire [63:0] t_hl  = {{14{hl_q[33]}}, hl_q, 16'd0} ^ sgn;
-  wire [63:0] t_lh  = {{14{lh_q[33]}}, lh_q, 16'd0} ^ sgn;
+  wire [63:0] sgn   = {64{negp_m}};
+  wire [63:0] t_out = {hh_m[31:0], ll_m[31:0]} ^ sgn;
+  wire [63:0] t_hl  = {{14{hl_m[33]}}, hl_m, 16'd0} ^ sgn;
+  wire [63:0] t_lh  = {{14{lh_m[33]}}, lh_m, 16'd0} ^ sgn;
   wire [63:0] s1 = t_out ^ t_hl ^ t_lh;
   wire [63:0] c1 = {(t_out[62:0] & t_hl[62:0]) | (t_out[62:0] & t_lh[62:0]) | (t_hl[62:0] & t_lh[62:0]), 1'b0};
-  wire [63:0] rk = {1'b0, k_q};
+  wire [63:0] rk = {1'b0, k_m};
   wire [63:0] s2 = s1 ^ c1 ^ rk;
   wire [63:0] c2 = {(s1[62:0] & c1[62:0]) | (s1[62:0] & rk[62:0]) | (c1[62:0] & rk[62:0]), 1'b0};
   wire [32:0] lo_d = {1'b0, s2[31:0]} + {1'b0, c2[31:0]};
@@ -113,12 +123,13 @@ module tpu_requant (
   wire [7:0]  out_d = under_q ? lo_bound_q : (over_q ? 8'd127 : y_q);
   reg  [7:0]  out_q;
 
-  reg v0_q, v1_q, vp_q, v2_q, v3_q, vc_q, v4_q, v5_q, v6_q;
+  reg v0_q, v1_q, vp_q, vm_q, v2_q, v3_q, vc_q, v4_q, v5_q, v6_q;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       v0_q <= 1'b0;
       v1_q <= 1'b0;
       vp_q <= 1'b0;
+      vm_q <= 1'b0;
       v2_q <= 1'b0;
       v3_q <= 1'b0;
       vc_q <= 1'b0;
@@ -129,7 +140,8 @@ module tpu_requant (
       v0_q <= in_valid_i;
       v1_q <= v0_q;
       vp_q <= v1_q;
-      v2_q <= vp_q;
+      vm_q <= vp_q;
+      v2_q <= vm_q;
       v3_q <= v2_q;
       vc_q <= v3_q;
       v4_q <= vc_q;
@@ -159,14 +171,23 @@ module tpu_requant (
     shift_qp <= shift_q;
     zp_qp    <= zp_q;
     relu_qp  <= relu_q;
+    hh_m     <= hh_q;
+    hl_m     <= hl_q;
+    lh_m     <= lh_q;
+    ll_m     <= ll_q;
+    k_m      <= k_q;
+    negp_m   <= negp_q;
+    shift_qm <= shift_qp;
+    zp_qm    <= zp_qp;
+    relu_qm  <= relu_qp;
     lo_q     <= lo_d[31:0];
     cy_q     <= lo_d[32];
     s_hi_q   <= s2[63:32];
     c_hi_q   <= c2[63:32];
-    neg3_q   <= negp_q;
-    shift_q2 <= shift_qp;
-    zp_q2    <= zp_qp;
-    relu_q2  <= relu_qp;
+    neg3_q   <= negp_m;
+    shift_q2 <= shift_qm;
+    zp_q2    <= zp_qm;
+    relu_q2  <= relu_qm;
     sum      <= sum_d;
     neg_q    <= neg3_q;
     shift_q3 <= shift_q2;
@@ -191,7 +212,7 @@ module tpu_requant (
 
   assign out_valid_o = v6_q;
   assign out_o       = out_q;
-  wire unused = ^{above_d[1:0], hh_q[33:32], ll_q[33:32]};  // (|hh| <= 2^30, 0 <= ll < 2^32)
+  wire unused = ^{above_d[1:0], hh_m[33:32], ll_m[33:32]};  // (|hh| <= 2^30, 0 <= ll < 2^32)
 endmodule
 
 `default_nettype wire
