@@ -37,8 +37,13 @@ module tpu_chain_track #(
     input  wire                wr_valid_i,
     input  wire [SlotBits-1:0] wr_slot_i,
     input  wire [AddrBits-1:0] wr_addr_i,
-    // the reader's row next cycle: if it reads none this cycle, and if it reads one
+    // the reader's row next cycle: if it reads none this cycle (chk_alt_i instead when
+    // chk_use_alt_i: both are compared and the answer chosen after, so that a reader whose
+    // row comes from one of two registers puts no multiplexer in front of the comparisons),
+    // and if it reads one
     input  wire [AddrBits-1:0] chk_addr_i,
+    input  wire [AddrBits-1:0] chk_alt_i,
+    input  wire                chk_use_alt_i,
     input  wire [AddrBits-1:0] chk_next_i,
     output reg                 pending_o,
     output reg                 pending_next_o
@@ -67,7 +72,9 @@ module tpu_chain_track #(
           next_q <= {1'b0, wr_addr_i} + 1'b1;
         end
       end
-      assign pending[i]      = used_q && next_q <= {1'b0, chk_addr_i} && {1'b0, chk_addr_i} < hi_q;
+      wire in_chk = next_q <= {1'b0, chk_addr_i} && {1'b0, chk_addr_i} < hi_q;
+      wire in_alt = next_q <= {1'b0, chk_alt_i} && {1'b0, chk_alt_i} < hi_q;
+      assign pending[i]      = used_q && (chk_use_alt_i ? in_alt : in_chk);
       assign pending_next[i] = used_q && next_q <= {1'b0, chk_next_i} && {1'b0, chk_next_i} < hi_q;
     end
   endgenerate

@@ -87,6 +87,8 @@ module tpu_controller #(
     input  wire [SlotBits-1:0]    ubw_slot_i,
     input  wire [UbBits-1:0]      ubw_addr_i,
     input  wire [UbBits-1:0]      ub_chk_i,
+    input  wire [UbBits-1:0]      ub_chk_alt_i,    // (instead of ub_chk_i when ub_chk_use_alt_i)
+    input  wire                   ub_chk_use_alt_i,
     input  wire [UbBits-1:0]      ub_chk_next_i,
     output wire                   ub_wait_o,
     output wire                   ub_wait_next_o,
@@ -405,14 +407,16 @@ module tpu_controller #(
       .take_tracked_i(unit == 2'd1 && en[AccWr]), .take_lo_i(d_lo_q[AddrBits*AccWr +: AccBits]),
       .take_hi_i(d_hi_q[HiBits*AccWr +: AccBits+1]), .retire_i(retire_i),
       .wr_valid_i(accw_valid_i), .wr_slot_i(accw_slot_i), .wr_addr_i(accw_addr_i),
-      .chk_addr_i(acc_chk_i), .chk_next_i(acc_chk_next_i), .pending_o(acc_wait_o),
+      .chk_addr_i(acc_chk_i), .chk_alt_i(acc_chk_i), .chk_use_alt_i(1'b0), .chk_next_i(acc_chk_next_i),
+      .pending_o(acc_wait_o),
       .pending_next_o(acc_wait_next_o));
   tpu_chain_track #(.Slots(Slots), .AddrBits(UbBits)) u_chain_ub (
       .clk_i, .rst_ni, .take_i(issue), .take_slot_i(sb_slot),
       .take_tracked_i(unit == 2'd2 && en[UbWr]), .take_lo_i(d_lo_q[AddrBits*UbWr +: UbBits]),
       .take_hi_i(d_hi_q[HiBits*UbWr +: UbBits+1]), .retire_i(retire_i),
       .wr_valid_i(ubw_valid_i), .wr_slot_i(ubw_slot_i), .wr_addr_i(ubw_addr_i),
-      .chk_addr_i(ub_chk_i), .chk_next_i(ub_chk_next_i), .pending_o(ub_wait_o),
+      .chk_addr_i(ub_chk_i), .chk_alt_i(ub_chk_alt_i), .chk_use_alt_i(ub_chk_use_alt_i),
+      .chk_next_i(ub_chk_next_i), .pending_o(ub_wait_o),
       .pending_next_o(ub_wait_next_o));
 
   // The oldest fault: the one collected so far or a unit's, else the decode error. The

@@ -151,7 +151,8 @@ module tpu_core #(
   // the DMA-out unit UB rows as the activation unit writes them (tpu_chain_track)
   wire                accw_valid, acc_wait, ub_wait, acc_wait_next, ub_wait_next;
   wire [AccBits-1:0]  acc_chk, acc_chk_next;   // chaining: the readers' next rows
-  wire [UbBits-1:0]   ub_chk, ub_chk_next;
+  wire [UbBits-1:0]   ub_chk, ub_chk_alt, ub_chk_next;
+  wire                ub_chk_use_alt;
   wire [SlotBits-1:0] accw_slot, act_slot;
   wire [AccBits-1:0]  accw_addr;
   wire [AccBits-1:0]  acc_ra;           // the activation unit's next accumulator read
@@ -184,7 +185,8 @@ module tpu_core #(
       .acc_chk_i(acc_chk), .acc_chk_next_i(acc_chk_next), .acc_wait_o(acc_wait),
       .acc_wait_next_o(acc_wait_next),
       .ubw_valid_i(act_chain_valid), .ubw_slot_i(act_slot), .ubw_addr_i(act_chain_addr),
-      .ub_chk_i(ub_chk), .ub_chk_next_i(ub_chk_next), .ub_wait_o(ub_wait),
+      .ub_chk_i(ub_chk), .ub_chk_alt_i(ub_chk_alt), .ub_chk_use_alt_i(ub_chk_use_alt),
+      .ub_chk_next_i(ub_chk_next), .ub_wait_o(ub_wait),
       .ub_wait_next_o(ub_wait_next), .act_checked_i(act_checked),
       .state_o(run_state), .error_o(run_error), .pc_o(run_pc), .run_end_o(run_end),
       .counters_o(counters));
@@ -397,7 +399,8 @@ module tpu_core #(
       .q_pc_i(qh_data[3][QWidth-1 -: 32]), .q_slot_i(qh_data[3][128 +: SlotBits]),
       .hold_i(whm_hold), .err_valid_i(err_valid), .err_pc_i(err_pc), .busy_o(unit_busy_out),
       .ubr_valid_o(ubr_out), .ubr_grant_i(grant_out), .ubr_addr_o(ubr_addr_out),
-      .ubr_data_i(ub_out_data), .ub_chk_o(ub_chk), .ub_chk_next_o(ub_chk_next), .ub_wait_i(ub_wait),
+      .ubr_data_i(ub_out_data), .ub_chk_o(ub_chk), .ub_chk_alt_o(ub_chk_alt), .ub_chk_use_alt_o(ub_chk_use_alt),
+      .ub_chk_next_o(ub_chk_next), .ub_wait_i(ub_wait),
       .ub_wait_next_i(ub_wait_next),
       .cmd_valid_o(wr_cmd_valid), .cmd_ready_i(wr_cmd_ready), .cmd_addr_o(wr_cmd_addr),
       .cmd_len_o(wr_cmd_len), .cmd_data_o(wr_cmd_data),

@@ -38,6 +38,8 @@ module tpu_dma_out #(
     // chaining: the row to read next cycle (if none is read now, and if one is), and
     // whether an older act had it still to write a cycle ago (tpu_chain_track)
     output wire [UbBits-1:0]      ub_chk_o,
+    output wire [UbBits-1:0]      ub_chk_alt_o,      // the row instead, when ub_chk_use_alt_o
+    output wire                   ub_chk_use_alt_o,
     output wire [UbBits-1:0]      ub_chk_next_o,
     input  wire                   ub_wait_i,
     input  wire                   ub_wait_next_i,
@@ -212,7 +214,9 @@ module tpu_dma_out #(
   assign ubr_valid_o   = state_q == StRun && !young_q && room && !(moved_q ? ub_wait_next_i : ub_wait_i);
   // (idle: the queue head's first row, for the cycle after a take; the head's valid and
   // the fence stay out of the comparison)
-  assign ub_chk_o      = state_q == StIdle ? q_instr_i[TPU_WHM_UB_LSB +: UbBits] : ub_q;
+  assign ub_chk_o      = ub_q;
+  assign ub_chk_alt_o  = q_instr_i[TPU_WHM_UB_LSB +: UbBits];
+  assign ub_chk_use_alt_o = state_q == StIdle;
   assign ub_chk_next_o = ub1_q;
   assign ubr_addr_o    = ub_q;
   assign cmd_valid_o   = row_valid;

@@ -66,8 +66,12 @@ TEST_CASE("chain tracker: a row is pending while a tracked writer has it still t
     dut.wr_slot_i = wr_slot;
     dut.wr_addr_i = wr ? model[wr_slot].next : int(rng() % kRows);
     dut.retire_i = retire;
-    const int chk = int(rng() % kRows), chk_next = int(rng() % kRows);
-    dut.chk_addr_i = chk;
+    // (the row checked: chk_addr_i, or chk_alt_i when chk_use_alt_i; the other one random)
+    const int chk = int(rng() % kRows), other = int(rng() % kRows), chk_next = int(rng() % kRows);
+    const bool use_alt = rng() % 2;
+    dut.chk_addr_i = use_alt ? other : chk;
+    dut.chk_alt_i = use_alt ? chk : other;
+    dut.chk_use_alt_i = use_alt;
     dut.chk_next_i = chk_next;
     dut.eval();
     const bool want = pending(model, chk), want_next = pending(model, chk_next);
