@@ -142,14 +142,24 @@ module tpu_decode #(
       assign in_tile_hi = 34'd0;
     end
   endgenerate
-  // (in logic, two levels of adds: on a multiplier the product would start far from the
-  // sums behind it, wherever a multiplier is free)
+  // mmc of several tiles: (tiles - 1) times each stride. Pipelined, in logic, two levels
+  // of adds: on a multiplier (the ECP5's) the product would start far from the sums
+  // behind it, wherever a multiplier is free; combinational (the small core, on the
+  // iCE40, short of logic cells), the product itself.
   function automatic [19:0] times4(input [3:0] t, input [15:0] s);
     times4 = ({4'd0, t[0] ? s : 16'd0} + {3'd0, t[1] ? s : 16'd0, 1'b0}) +
              ({2'd0, t[2] ? s : 16'd0, 2'd0} + {1'b0, t[3] ? s : 16'd0, 3'd0});
   endfunction
-  wire [19:0] in_ub_more   = times4(op_tiles_m1, op_ubstride);
-  wire [19:0] in_acc_more  = times4(op_tiles_m1, op_accstride);
+  wire [19:0] in_ub_more, in_acc_more;
+  generate
+    if (Registered != 0) begin : g_more_logic
+      assign in_ub_more  = times4(op_tiles_m1, op_ubstride);
+      assign in_acc_more = times4(op_tiles_m1, op_accstride);
+    end else begin : g_more_product
+      assign in_ub_more  = op_tiles_m1 * op_ubstride;
+      assign in_acc_more = op_tiles_m1 * op_accstride;
+    end
+  endgenerate
 
   localparam integer ProdBits = 128 + 32 + 22 + 22 + 17 + 14 + 7 + 36 + 34 + 20 + 20;
   wire [ProdBits-1:0] prod_d = {ins, in_row_span, in_seg_span, in_rows_m1_x, in_rows_times,
