@@ -141,7 +141,13 @@ module tpu_controller #(
   reg                  has_active_q;
 
   wire running = state_q == TPU_STATE_RUNNING;
-  wire begin_run = start_pending_q && !scrub_q && !running;
+  // A run begins a cycle after it may (a start pending, no scrub, not running): a
+  // register, since it clears the units far across the core (clear_o), starts the fetch
+  // and resets the counters. (It is high for one cycle: the run begins at its edge.)
+  reg  begin_q;
+  always @(posedge clk_i)
+    begin_q <= rst_ni && start_pending_q && !scrub_q && !running && !begin_q;
+  wire begin_run = begin_q;
 
   // ---- front end: fetch register, decode, decoded queue, next and decode registers -----
   // The fetch buffer's head is registered (R), decoded in three parts with a register

@@ -12,7 +12,8 @@
 // (the CSR access answered SLVERR/DECERR). The sum byte makes the bytes after the first
 // add up to 0 mod 256. A request is executed only when its sum is right, so a corrupted
 // frame changes nothing; a frame that stops arriving for TimeoutCycles is dropped
-// without a reply, and the bridge looks for the next 0x5A.
+// without a reply, and the bridge looks for the next 0x5A. The bridge takes bytes from
+// the second cycle after rst_ni rises (its reset passes through a register).
 `default_nettype none
 
 module tpu_uart_bridge #(
@@ -115,8 +116,13 @@ module tpu_uart_bridge #(
                           phase_q == 2'd1 ? status_q : 8'd0 - sum_q;
   wire next_is_mem = cmd_q == CmdMemRead;
 
+  // The reset through a register of the bridge's own: the board's reset reaches the
+  // whole SoC, and its route, in front of every enable of this state machine, was the
+  // path that limited the N = 4 ULX3S build. (The bridge leaves reset a cycle later.)
+  reg rst_nq;
+  always @(posedge clk_i) rst_nq <= rst_ni;
   always @(posedge clk_i) begin
-    if (!rst_ni) begin
+    if (!rst_nq) begin
       state_q   <= SSync;
       quiet_q   <= {TimeBits{1'b0}};
       timeout_q <= 1'b0;

@@ -44,7 +44,11 @@ struct Bridge {
   uint8_t aw_addr = 0, mem_rdata = 0;
   int r_resp = 0, b_resp = 0;
 
-  Bridge() { reset(dut); }
+  // (the bridge takes its reset through a register: it leaves reset a cycle after rst_ni)
+  Bridge() {
+    reset(dut);
+    tick(dut);
+  }
   bool coin(double p) { return std::bernoulli_distribution(p)(rng); }
 
   void cycle() {
