@@ -309,14 +309,13 @@ module tpu_controller #(
   // D's error code (its static error, else the weight-FIFO rule's): decided as D is
   // loaded, like d_unit_ok_q below, so that the error registers' choice is no decode deep
   reg  [3:0] head_err_q;
-  wire [3:0] head_err = head_err_q;
 
   wire head      = flow && d_valid_q;
   // D's kind, decided as D is loaded (d_unit_ok_q, below, for the unit instructions):
   // a legal instruction the controller retires itself, and whether that waits for all.
   reg  d_plain_q, d_waits_q;
   reg  d_unit_ok_q;
-  // (head_err != TPU_ERR_NONE, from registers: the weight-FIFO state a unit
+  // (head_err_q != TPU_ERR_NONE, from registers: the weight-FIFO state a unit
   // instruction's check used changes only when D issues)
   wire bad       = head && !d_unit_ok_q && !d_plain_q;
   wire sb_ready, sb_busy;
@@ -486,7 +485,7 @@ module tpu_controller #(
   wire [3:0]  o_code = o_u_wins ? u_code_q : err_code_q;
   wire [31:0] o_pc   = o_u_wins ? u_pc_q : err_pc_q;
   wire        f_any  = o_any || bad;
-  wire [3:0]  f_code = o_any ? o_code : head_err;
+  wire [3:0]  f_code = o_any ? o_code : head_err_q;
   wire [31:0] f_pc   = o_any ? o_pc : d_pc_q;
 
   wire drained = running && stopping_q && !sb_busy && !fetch_busy_i && &unit_idle_i;
