@@ -99,8 +99,12 @@ module tpu_dma_out #(
   always @(posedge clk_i) if (take) young_q <= younger;
   wire cmd_fire = cmd_valid_o && cmd_ready_i;
   wire rsp      = rsp_valid_i;                 // always taken
-  reg  [16:0] pend_q;                          // rows written, response not yet in
-  wire [16:0] pend_next = pend_q + {16'd0, cmd_fire} - {16'd0, rsp};
+  // Rows written whose response is not yet in: a counter whose sums come from the
+  // register (the write engine's take and the response only pick one), and whether it
+  // is zero as a flag of its own, so the drain check compares nothing.
+  reg  [16:0] pend_q;
+  reg         pend_zero_q;
+  wire [16:0] pend_up = pend_q + 17'd1, pend_down = pend_q - 17'd1;
 
   // Rows read from the unified buffer wait here for the write engine: a row's data
   // arrives two cycles after its read, and a read is only made when its row will have a
@@ -112,7 +116,9 @@ module tpu_dma_out #(
   wire                row_valid, row_room;
   wire [2:0]          row_count;
   wire [31+N*8:0]     row;
-  tpu_fifo #(.Width(32 + N * 8), .Depth(4)) u_rows (
+  // (OutReg: the write engine plans a span from its address and length as it takes it,
+  // so they come from a register, not from the FIFO's entry multiplexer)
+  tpu_fifo #(.Width(32 + N * 8), .Depth(4), .OutReg(1)) u_rows (
       .clk_i, .rst_ni, .clear_i(1'b0),
       .in_valid_i(rd_q), .in_ready_o(row_room), .in_data_i({rd_addr_q, ubr_data_i}),
       .out_valid_o(row_valid), .out_ready_i(cmd_ready_i), .out_data_o(row), .count_o(row_count));
@@ -149,7 +155,7 @@ module tpu_dma_out #(
         StRun:    if (young_q) state_q <= StRetire;
                   else if (read && final_q) state_q <= StDrain;
         // (no row is written any more: the registered count, a cycle late at most)
-        StDrain:  if (empty && pend_q == 17'd0) state_q <= StRetire;
+        StDrain:  if (empty && pend_zero_q) state_q <= StRetire;
         StRetire: if (retire_done) state_q <= StIdle;
         default:  state_q <= StIdle;
       endcase
@@ -157,8 +163,13 @@ module tpu_dma_out #(
   end
 
   always @(posedge clk_i) begin
-    if (!rst_ni) pend_q <= 17'd0;
-    else pend_q <= pend_next;
+    if (!rst_ni) begin
+      pend_q      <= 17'd0;
+      pend_zero_q <= 1'b1;
+    end else if (cmd_fire != rsp) begin
+      pend_q      <= cmd_fire ? pend_up : pend_down;
+      pend_zero_q <= !cmd_fire && pend_q == 17'd1;
+    end
   end
 
   always @(posedge clk_i) begin
