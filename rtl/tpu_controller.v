@@ -448,10 +448,7 @@ module tpu_controller #(
     u_pc_q    <= uo_pc;
   end
   // The older of the unit fault (u_*_q) and the fault collected so far (err_*_q; the
-  // earlier on a tie, as tpu_oldest_fault orders them). Their PCs' comparison is
-  // registered from the values they are about to hold: u_pc_q takes uo_pc, and err_pc_q
-  // keeps its PC, takes u_pc_q's or takes d_pc_q's (err_src_q says which), so that the
-  // choice into the error registers starts at flip-flops, not at a comparator.
+  // earlier on a tie, as tpu_oldest_fault orders them).
   localparam integer KeyBits = (MemBits < 32) ? MemBits + 1 : 32;
   function automatic [KeyBits-1:0] pc_key(input [31:0] pc);  // (as tpu_oldest_fault's keys)
     if (MemBits < 32) pc_key = {|(pc >> MemBits), pc[KeyBits-2:0]};
@@ -459,28 +456,31 @@ module tpu_controller #(
   endfunction
   wire        o_any = u_fault_q || err_q;
   wire        o_u_wins;
-  reg         le_keep_q, le_u_q, le_d_q;   // err_pc_q's next PC <= u_pc_q's next
   reg  [1:0]  err_src_q;                   // err_pc_q kept (0), from u_pc_q (1), from d_pc_q (2)
-  // (each unit's PC compared on its own and the winner's answer picked, rather than the
-  // winner's PC picked and then compared: the choice and the comparisons run side by
-  // side; with no unit fault the answers go unused, u_fault_q being clear)
-  wire [2:0] le_keep_u, le_u_u, le_d_u;
+  // Each unit's PC is compared with err_pc_q and with u_pc_q as they are, into registers
+  // of their own, and the answer for the unit that won (win_q, registered with u_pc_q)
+  // is picked afterwards: a comparison stays between flip-flops, and the choice is an
+  // AND-OR of registers. (A unit's PC is steady from its take to its retirement, so its
+  // PC now is the one u_pc_q takes; err_pc_q kept or taken from u_pc_q is the one these
+  // registers compared.) An error taken from d_pc_q is the head's decode error: every
+  // unit's instruction issued before the head, so a unit's fault is older (no branches:
+  // program order is address order).
+  reg  [2:0]  win_q, le_keep_q, le_u_q;    // per unit: err_pc_q <= its PC, u_pc_q <= its PC
   genvar ui;
   generate
     for (ui = 0; ui < 3; ui = ui + 1) begin : g_unit_le
       wire [KeyBits-1:0] key = pc_key(fault_pc_i[32*ui +: 32]);
-      assign le_keep_u[ui] = pc_key(err_pc_q) <= key;
-      assign le_u_u[ui]    = pc_key(u_pc_q) <= key;
-      assign le_d_u[ui]    = pc_key(d_pc_q) <= key;
+      always @(posedge clk_i) begin
+        le_keep_q[ui] <= pc_key(err_pc_q) <= key;
+        le_u_q[ui]    <= pc_key(u_pc_q) <= key;
+      end
     end
   endgenerate
   always @(posedge clk_i) begin
-    le_keep_q <= |(uo_win & le_keep_u);
-    le_u_q    <= |(uo_win & le_u_u);
-    le_d_q    <= |(uo_win & le_d_u);
+    win_q     <= uo_win;
     err_src_q <= !running ? 2'd0 : !o_any ? 2'd2 : o_u_wins ? 2'd1 : 2'd0;
   end
-  wire        err_le = err_src_q == 2'd1 ? le_u_q : err_src_q == 2'd2 ? le_d_q : le_keep_q;
+  wire        err_le = err_src_q == 2'd1 ? |(win_q & le_u_q) : err_src_q == 2'd0 && |(win_q & le_keep_q);
   assign      o_u_wins = u_fault_q && !(err_q && err_le);
   wire [3:0]  o_code = o_u_wins ? u_code_q : err_code_q;
   wire [31:0] o_pc   = o_u_wins ? u_pc_q : err_pc_q;

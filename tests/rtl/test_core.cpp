@@ -331,6 +331,31 @@ TEMPLATE_TEST_CASE("a DMA-in fault after a younger reported fault drops the rhm 
   CHECK(d.match);
 }
 
+// Two faults, the older one reported first: an act with a bad shift faults while a
+// younger, long rhm (taken before that report, so not dropped) streams and then meets a
+// bus error. The controller must keep the act's fault: the rhm's is younger.
+TEMPLATE_TEST_CASE("a younger fault reported after an older one leaves the older one standing", "[rtl][core]",
+                   Vcore_n4, Vcore_n16) {
+  const Config cfg = core_config<TestType>();
+  const int64_t n = cfg.array_size;
+  auto rhm = [&](int64_t ub, int64_t rows, int64_t addr) { return rhm_rows(n, ub, rows, addr); };
+  Instr act, halt;
+  act.op = Opcode::ACT, act.acc = 0, act.ub = 600, act.rows = 1, act.params = 0, act.pool = 1;
+  halt.op = Opcode::HALT;
+  // params (shifts of 255), the act, a 300-row rhm whose last row is a bus error, halt
+  const std::vector<Instr> prog = {rhm(0, 9, 0x2000), act, rhm(16, 300, 0x4000), halt};
+  DiffInput in;
+  in.dram.assign(cfg.dram_bytes, 0);
+  for (size_t i = 0; i < prog.size(); ++i) store_word(encode(prog[i]), &in.dram[16 * i]);
+  for (int i = 0; i < n; ++i) in.dram[0x2000 + 8 * n + i] = 0xff;
+  const uint32_t last_row = uint32_t(0x4000 + 299 * n);
+  in.bus_errors = {AddrRange{last_row, last_row + uint32_t(n)}};
+  const DiffResult d = differential_run<TestType>(cfg, in, SimOptions{});
+  INFO(d.report);
+  CHECK(d.model.error == ErrorCode::ActParam);
+  CHECK(d.match);
+}
+
 TEST_CASE("a whm beside streaming multiplies costs them no input rows", "[rtl][core][timing]") {
   // As above, with a whm of 8 UB rows issued between the multiplies: it reads through
   // the unified buffer's second port, so the multiplies still retire L cycles apart.
