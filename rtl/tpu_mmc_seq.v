@@ -54,7 +54,7 @@ module tpu_mmc_seq #(
     output wire [AccBits-1:0]     acc_addr_o,
     // completion and counters
     output wire [Slots-1:0]       retire_o,
-    output wire                   ev_row_o,          // a row entered: N*N MACs
+    output wire                   ev_row_o,          // a row entered a cycle ago: N*N MACs
     output wire                   ev_weight_stall_o, // a switch waits for rw to deliver a tile
     output wire                   ev_weight_shift_o, // a switch waits for the shadow load
     // accumulator rows in memory: row accw_addr_o of the mmc in slot accw_slot_o (in order)
@@ -162,6 +162,11 @@ module tpu_mmc_seq #(
     end
   end
 
+  // The counters' row event a cycle late, from a register: the grant's logic then
+  // stays beside this sequencer's registers rather than reaching for the counters.
+  reg ev_row_q;
+  always @(posedge clk_i) ev_row_q <= rst_ni && grant;
+
   // The row enters the matrix unit two cycles after its read (the unified buffer's
   // read latency); its tag follows the data through the unit (2N + 1 cycles,
   // tpu_matrix_unit).
@@ -238,7 +243,7 @@ module tpu_mmc_seq #(
   assign acc_accumulate_o = tag_out[TagBits-2];
   assign acc_addr_o       = tag_out[SlotBits+1 +: AccBits];
   assign retire_o         = retire_mask;
-  assign ev_row_o         = grant;
+  assign ev_row_o         = ev_row_q;
   assign ev_weight_stall_o = need_switch && !shadow_ready && !loading_q && tiles_i == {TileBits{1'b0}};
   assign ev_weight_shift_o = need_switch && !shadow_ready && (loading_q || tiles_i != {TileBits{1'b0}});
   assign accw_valid_o     = accw_valid_q;
