@@ -5,9 +5,12 @@
 // old row is read as the result comes in, registered once more (the block RAM's output
 // register) while the result waits in stage 1, added in stage 2 and written from a
 // register in stage 3 (the memory's write data is then a flip-flop, not the adder's
-// carry chain). The results of the three rows before are forwarded, so the same row
-// may be accumulated on consecutive cycles. A row is in memory at the end of the third
-// cycle after it came in. A second, synchronous read port serves the activation unit.
+// carry chain). The results of the second and third rows before are forwarded, so a
+// row may be accumulated two cycles after the row it adds to; one cycle after, it may
+// not (the matrix sequencer leaves a cycle between them): the add's operands are then
+// chosen from registers, and no result loops back into its own cycle's add. A row is
+// in memory at the end of the third cycle after it came in. A second, synchronous read
+// port serves the activation unit.
 //
 // A read of the row written in the same cycle is undefined, as on block RAM without
 // bypass logic (no_rw_check: the RAM's read data goes straight into a register, which
@@ -49,11 +52,9 @@ module tpu_accumulators #(
   reg [AddrBits-1:0] s2_addr_q;
   reg [N*32-1:0]     s2_data_q;
   // The value stage 2 adds to: the newest result for its row wins over memory (which
-  // does not have the last two yet), and a row that overwrites adds zero. Only the
-  // result one row before (stage 3's: the accumulate loop) and memory's row are chosen
-  // in stage 2 itself; the rows two and three before, and zero, a stage earlier
-  // (s2_fwd_q), so that the loop is one LUT, the add and the saturation.
-  reg                s2_use3_q;    // accumulates onto the row of the result one row before
+  // does not have the last two yet), and a row that overwrites adds zero. Only memory's
+  // row is chosen in stage 2 itself; the results two and three rows before, and zero, a
+  // stage earlier (s2_fwd_q).
   reg                s2_usemem_q;  // accumulates onto memory's row (no result for it in flight)
   reg [N*32-1:0]     s2_fwd_q;     // else: the result two or three rows before, or zero
   // Stage 3: the result, written to memory. It and the row before it (in memory, or
@@ -62,7 +63,7 @@ module tpu_accumulators #(
   reg [AddrBits-1:0] s3_addr_q, s4_addr_q;
   reg [N*32-1:0]     s3_data_q, s4_data_q;
 
-  wire [N*32-1:0] s2_old = s2_use3_q ? s3_data_q : s2_usemem_q ? old2_q : s2_fwd_q;
+  wire [N*32-1:0] s2_old = s2_usemem_q ? old2_q : s2_fwd_q;
   wire [N*32-1:0] s2_sum;
   genvar i;
   generate
@@ -107,6 +108,13 @@ module tpu_accumulators #(
   wire s1_hit3 = s2_valid_q && s2_addr_q == s1_addr_q;
   wire s1_hit4 = s3_valid_q && s3_addr_q == s1_addr_q;
   wire s1_hit5 = s4_valid_q && s4_addr_q == s1_addr_q;
+  // An accumulate onto the row one before it, which the add cannot see: poison in
+  // simulation, so that a use shows as a mismatch with the golden model.
+`ifdef SYNTHESIS
+  wire [N*32-1:0] fwd_none = {N*32{1'b0}};
+`else
+  wire [N*32-1:0] fwd_none = {N{Poison}};
+`endif
 
   always @(posedge clk_i) begin
     old_q           <= mem_q[in_addr_i];
@@ -116,9 +124,9 @@ module tpu_accumulators #(
     s1_data_q       <= in_data_i;
     s2_addr_q       <= s1_addr_q;
     s2_data_q       <= s1_data_q;
-    s2_use3_q       <= s1_accumulate_q && s1_hit3;
     s2_usemem_q     <= s1_accumulate_q && !s1_hit3 && !s1_hit4 && !s1_hit5;
-    s2_fwd_q        <= !s1_accumulate_q ? {N*32{1'b0}} : s1_hit4 ? s3_data_q : s1_hit5 ? s4_data_q : {N*32{1'b0}};
+    s2_fwd_q        <= !s1_accumulate_q ? {N*32{1'b0}} : s1_hit3 ? fwd_none :
+                       s1_hit4 ? s3_data_q : s1_hit5 ? s4_data_q : {N*32{1'b0}};
     s3_addr_q       <= s2_addr_q;
     s3_data_q       <= s2_result;
     s4_addr_q       <= s3_addr_q;

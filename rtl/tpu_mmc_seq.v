@@ -4,8 +4,9 @@
 // Rows: each granted unified-buffer read of an input row enters the matrix unit two
 // cycles later (the buffer's read latency); a tag (accumulator row, accumulate flag,
 // last row, slot) travels beside it for the 2N + 3 cycles until its result leaves the
-// array and is written to the accumulators. The next instruction is taken in the cycle the last row is granted, so
-// consecutive multiplies stream without a bubble.
+// array and is written to the accumulators. The next instruction is taken in the cycle
+// the last row is granted, so consecutive multiplies stream without a bubble (but one:
+// accumulating onto the row that last row writes, bubble_q below).
 //
 // Weights: as soon as the shadow tile is free and a whole tile is in the weight FIFO,
 // its N rows shift into the shadow registers on consecutive cycles, row 0 N - 1 cycles
@@ -109,7 +110,13 @@ module tpu_mmc_seq #(
   // it was younger when taken, or when a switch waits for a tile no older rw will
   // deliver any more.
   wire drop_cur    = cur_q && first_q && cur_young_q;
-  wire row_ok      = cur_q && (!switch_q || shadow_ready) && !drop_cur;
+  // The accumulators add a row onto the one written the cycle before only through
+  // memory or a stage-earlier forward, not in the add's own cycle (tpu_accumulators):
+  // an mmc that accumulates onto the row its predecessor granted in the cycle it was
+  // taken waits a cycle (bubble_q). Within an mmc the rows differ; an mmc taken later
+  // is at least two cycles behind.
+  reg  bubble_q;
+  wire row_ok      = cur_q && (!switch_q || shadow_ready) && !drop_cur && !bubble_q;
   wire grant       = row_ok && ubr_grant_i;
   wire last_row    = last_row_q;
   wire done        = grant && last_row;
@@ -142,6 +149,8 @@ module tpu_mmc_seq #(
 
   always @(posedge clk_i) begin
     cur_young_q <= take ? younger : cur_younger;
+    bubble_q    <= rst_ni && take && cur_q && q_instr_i[TPU_MMC_ACCUMULATE_LSB] &&
+                   q_instr_i[TPU_MMC_ACC_LSB +: AccBits] == acc_q;
     if (take) begin
       first_q    <= 1'b1;
       ub_q       <= q_instr_i[TPU_MMC_UB_LSB +: UbBits];   // decode checked the ranges
