@@ -93,11 +93,16 @@ module tpu_mmc_seq #(
   // the matrix unit (two cycles after its grant), the earliest its contract allows; the
   // next switch row may be granted in the load_start cycle itself (it enters two cycles
   // later, a cycle after row 0), so the shadow counts as full from load_start on and a
-  // switch costs nothing even when each multiply is only N rows long.
+  // switch costs nothing even when each multiply is only N rows long (but back to back:
+  // a load starts N + 1 cycles after the one before, so each later switch costs one).
   localparam integer LoadGapInt = (N >= 1) ? N - 1 : 0;
   localparam [GapBits-1:0] LoadGap = LoadGapInt[GapBits-1:0];
-  wire load_start  = !full_q && !loading_q && tiles_i != {TileBits{1'b0}} &&
-                     gap_q >= LoadGap;
+  // (may_load_q: !full_q && !loading_q && gap_q >= LoadGap, kept as a flag from the
+  // values they are about to take, so the grant below decides from few registers)
+  reg  may_load_q;
+  wire load_start  = may_load_q && tiles_i != {TileBits{1'b0}};
+  localparam integer GapOkInt = (N >= 2) ? N - 2 : 0;   // gap_q + 1 >= LoadGap
+  localparam [GapBits-1:0] GapOk = GapOkInt[GapBits-1:0];
   wire shadow_ready = full_q || load_start;
   // Younger than a reported fault, a register: the comparison at take (of the queue's
   // head) and then of the current instruction's pc, so that no 32-bit comparison lies
@@ -113,10 +118,12 @@ module tpu_mmc_seq #(
   // The accumulators add a row onto the one written the cycle before only through
   // memory or a stage-earlier forward, not in the add's own cycle (tpu_accumulators):
   // an mmc that accumulates onto the row its predecessor granted in the cycle it was
-  // taken waits a cycle (bubble_q). Within an mmc the rows differ; an mmc taken later
-  // is at least two cycles behind.
-  reg  bubble_q;
-  wire row_ok      = cur_q && (!switch_q || shadow_ready) && !drop_cur && !bubble_q;
+  // taken waits a cycle (bubble below). Within an mmc the rows differ; an mmc taken
+  // later is at least two cycles behind.
+  // stop_q: no row this cycle, for that bubble or as drop_cur (first_q && cur_young_q),
+  // a flag of its own from the values they are about to take.
+  reg  stop_q;
+  wire row_ok      = cur_q && (!switch_q || shadow_ready) && !stop_q;
   wire grant       = row_ok && ubr_grant_i;
   wire last_row    = last_row_q;
   wire done        = grant && last_row;
@@ -134,7 +141,10 @@ module tpu_mmc_seq #(
       loading_q <= 1'b0;
       lrow_q    <= {RowBits{1'b0}};
       gap_q     <= N[GapBits-1:0];
+      may_load_q <= 1'b1;
     end else begin
+      may_load_q <= !(grant && switch_q && LoadGap != {GapBits{1'b0}}) && !load_start && !full_q &&
+                    (!loading_q || lrow_q == N[RowBits-1:0] - 1'b1) && gap_q >= GapOk;
       if (take)                        cur_q <= 1'b1;
       else if (done || drop_cur)       cur_q <= 1'b0;
       if (load_start)                  loading_q <= 1'b1;
@@ -149,8 +159,9 @@ module tpu_mmc_seq #(
 
   always @(posedge clk_i) begin
     cur_young_q <= take ? younger : cur_younger;
-    bubble_q    <= rst_ni && take && cur_q && q_instr_i[TPU_MMC_ACCUMULATE_LSB] &&
-                   q_instr_i[TPU_MMC_ACC_LSB +: AccBits] == acc_q;
+    stop_q      <= rst_ni && (take ? younger || (cur_q && q_instr_i[TPU_MMC_ACCUMULATE_LSB] &&
+                                                    q_instr_i[TPU_MMC_ACC_LSB +: AccBits] == acc_q)
+                                   : first_q && !grant && cur_younger);
     if (take) begin
       first_q    <= 1'b1;
       ub_q       <= q_instr_i[TPU_MMC_UB_LSB +: UbBits];   // decode checked the ranges
