@@ -16,7 +16,7 @@
 # A group of registers is moved only when it is the whole group (every used data bit of
 # the RAM port, of the multiplier's A, B or P), each flip-flop in it shares the block's
 # clock and one clock enable (or none), has no set or reset, and connects to the block
-# alone; the RAM port's own reset must be unused, the multiplier's signedness constant,
+# alone (a multiplier's input register may instead copy one that feeds other logic too); the RAM port's own reset must be unused, the multiplier's signedness constant,
 # and its A and B registers both movable. Anything else is left as it was.
 # usage: ecp5-pack-regs.py NETLIST.json TOP   (rewrites NETLIST.json; prints what it moved)
 import json
@@ -133,7 +133,7 @@ def plain_ff(name):
     return None if en is None else (one(ff, "CLK"), en)
 
 
-dsp_ffs = dsp_groups = 0
+dsp_ffs = dsp_groups = dsp_copies = 0
 for name in sorted(n for n, c in cells.items() if c["type"] == "MULT18X18D"):
     dsp = cells[name]
     conn = dsp["connections"]
@@ -141,25 +141,31 @@ for name in sorted(n for n, c in cells.items() if c["type"] == "MULT18X18D"):
         continue
     if any(param(dsp, "REG_%s_CLK" % r, "NONE") != "NONE" for r in ("INPUTA", "INPUTB", "INPUTC", "PIPELINE", "OUTPUT")):
         continue
-    plans = {}   # register group -> (clock, enable, [(pin, new bit)], [flip-flops])
+    plans = {}   # register group -> ((clock, enable), [(pin, new bit)], {flip-flops to delete}, {to copy})
     for group in ("A", "B"):
         pins = [p for p in conn if p[0] == group and p[1:].isdigit()]
-        ffs, moves, key, ok = set(), [], None, True
+        ffs, kept, moves, key, ok = set(), set(), [], None, True
         for pin in pins:
             bit = conn[pin][0]
             if not isinstance(bit, int):
                 continue
             drv = drivers.get(bit)
             ck = plain_ff(drv[0]) if drv and drv[1] == "Q" else None
-            if ck is None or (key is not None and ck != key) or \
-                    any(s[0] != name or not (s[1][0] == group and s[1][1:].isdigit()) for s in sinks.get(bit, [])):
+            if ck is None or (key is not None and ck != key):
                 ok = False
                 break
             key = ck
-            ffs.add(drv[0])
+            # A flip-flop that also feeds other logic (a PE's activation, passed east as
+            # well) stays for it, and the input register is a copy: the same data,
+            # clock and enable, so the same value every cycle.
+            if all(s[0] == name and s[1][0] == group and s[1][1:].isdigit() for s in sinks.get(bit, [])):
+                ffs.add(drv[0])
+            else:
+                kept.add(drv[0])
             moves.append((pin, one(cells[drv[0]], "DI")))
+        ffs -= kept
         if ok and moves:
-            plans["INPUT" + group] = (key, moves, ffs)
+            plans["INPUT" + group] = (key, moves, ffs, kept)
     # Both inputs or neither: nextpnr-ecp5 times a multiplier with one registered
     # input as if neither were, so the multiply would count against the path into
     # the register (the logic in front of it, then 3.5 ns), not after it.
@@ -180,11 +186,11 @@ for name in sorted(n for n, c in cells.items() if c["type"] == "MULT18X18D"):
         ffs.add(users[0][0])
         moves.append((pin, one(cells[users[0][0]], "Q")))
     if ok and moves:
-        plans["OUTPUT"] = (key, moves, ffs)
-    clocks = {k[0] for k, _, _ in plans.values()}
+        plans["OUTPUT"] = (key, moves, ffs, set())
+    clocks = {k[0] for k, _, _, _ in plans.values()}
     if not plans or len(clocks) != 1:
         continue
-    enables = sorted({k[1] for k, _, _ in plans.values()}, key=str)
+    enables = sorted({k[1] for k, _, _, _ in plans.values()}, key=str)
     if len(enables) > 4:
         continue
     for i, en in enumerate(enables):
@@ -192,7 +198,7 @@ for name in sorted(n for n, c in cells.items() if c["type"] == "MULT18X18D"):
         dsp["port_directions"]["CE%d" % i] = "input"
     conn["CLK0"], conn["RST0"] = [clocks.pop()], ["0"]
     dsp["port_directions"]["CLK0"] = dsp["port_directions"]["RST0"] = "input"
-    for reg, (key, moves, ffs_) in plans.items():
+    for reg, (key, moves, ffs_, kept_) in plans.items():
         dsp["parameters"]["REG_%s_CLK" % reg] = "CLK0"
         dsp["parameters"]["REG_%s_CE" % reg] = "CE%d" % enables.index(key[1])
         dsp["parameters"]["REG_%s_RST" % reg] = "RST0"
@@ -201,9 +207,10 @@ for name in sorted(n for n, c in cells.items() if c["type"] == "MULT18X18D"):
         for f in ffs_:
             del cells[f]
         dsp_ffs += len(ffs_)
+        dsp_copies += len(kept_)
         dsp_groups += 1
 
 json.dump(design, open(path + ".tmp", "w"))
 os.replace(path + ".tmp", path)
 print("ecp5-pack-regs: %d registers moved into %d block-RAM output registers, %d into %d multiplier registers"
-      % (merged_ffs, merged_ports, dsp_ffs, dsp_groups))
+      " (%d copied: kept for their other loads)" % (merged_ffs, merged_ports, dsp_ffs, dsp_groups, dsp_copies))

@@ -52,6 +52,20 @@ if d:
     for r in ("INPUTA", "INPUTB"):
         check("p_mixed's %s not registered" % r, s(mult["parameters"].get("REG_%s_CLK" % r, "NONE")) == "NONE")
     check("m_q left a flip-flop", any(t == "TRELLIS_FF" for t, _, _ in drivers("m_q")))
+# p_shared: s_q also drives s_out, so the multiplier's A register copies it (takes its
+# input, the sum) and s_q stays a flip-flop for s_out; t_q (~b) moves
+d = drivers("p_shared")
+check("p_shared driven by multiplier outputs", d and all(t == "MULT18X18D" and p.startswith("P") for t, p, _ in d))
+if d:
+    mult = d[0][2]
+    for r in ("INPUTA", "INPUTB", "OUTPUT"):
+        check("p_shared's multiplier registers %s" % r, s(mult["parameters"].get("REG_%s_CLK" % r)) == "CLK0")
+    ins = {mult["connections"][p][0] for p in mult["connections"] if p[0] in "AB" and p[1:].isdigit()}
+    check("p_shared's multiplier takes ~b, not t_q", not set(bits("t_q")) & ins if "t_q" in nets else True)
+    check("p_shared's multiplier takes no flip-flop output", not any(
+        t == "TRELLIS_FF" and p == "Q" and bs[0] in ins for c in cells.values() for p, bs in c["connections"].items()
+        for t in [c["type"]] if c["port_directions"].get(p) == "output"))
+check("s_out still from flip-flops", all(t == "TRELLIS_FF" for t, _, _ in drivers("s_out")))
 d = drivers("p_reset")
 check("p_reset still from flip-flops (they reset)", d and all(t == "TRELLIS_FF" for t, _, _ in d))
 d = drivers("p_comb")

@@ -14,6 +14,8 @@ module pack_cases (
     output reg  [15:0] p_reset,   // output register with a reset: stays
     output wire [15:0] p_comb,    // no registers at all: nothing to move
     output reg  [15:0] p_mixed,   // only A's input register movable (B from logic): A's stays, the output moves
+    output reg  [15:0] p_shared,  // A's register also feeds s_out: copied into the multiplier, kept for s_out
+    output wire [7:0]  s_out,
     output reg  [35:0] ram_out,   // a plain register after the RAM read: moves (OUTREG)
     output reg  [35:0] ram_en,    // ... with an enable: moves, the enable on OCE
     output wire [35:0] ram_logic  // logic after the RAM read: stays
@@ -33,6 +35,14 @@ module pack_cases (
     m_q     <= a ^ b;
     p_mixed <= $signed(m_q) * $signed(a & b);
   end
+
+  reg [7:0] s_q, t_q;
+  always @(posedge clk) begin
+    s_q      <= a + b;
+    t_q      <= ~b;
+    p_shared <= $signed(s_q) * $signed(t_q);
+  end
+  assign s_out = s_q;
 
   (* no_rw_check *) reg [35:0] mem1 [0:511];
   (* no_rw_check *) reg [35:0] mem2 [0:511];
