@@ -306,9 +306,12 @@ module tpu_dma_in #(
   end
   reg  [OwedBits-1:0] owed_n_q;    // owed_q + N: the rows owed once one more rw is taken
   // (a cycle old: no head is taken in the cycle after a take, and a row pushed since
-  // takes one free row and one owed row alike, so the old answer errs only towards no)
+  // takes one free row and one owed row alike, so the old answer errs only towards no;
+  // the counts follow the takes and pushes a cycle late (add_q, done_q below), and an
+  // rw taken but not yet counted answers no)
   reg  wf_room_q;
-  always @(posedge clk_i) wf_room_q <= {1'b0, wf_free_i} >= owed_n_q;
+  reg  add_q, done_q;
+  always @(posedge clk_i) wf_room_q <= {1'b0, wf_free_i} >= owed_n_q && !add_q;
   wire wf_room  = wf_room_q;
   wire req_fire  = req_valid_o && req_ready_i;
   // The span being requested is the instruction's last: a register, computed from the
@@ -460,16 +463,17 @@ module tpu_dma_in #(
   // (rows owed by an rw that faulted are forgotten once the unit has been idle; owed + N
   // is kept beside owed, not computed from it, so that neither is two adders deep)
   reg                 busy_q;
-  // (the three sums come from registers; the take and the row done only pick one)
+  // (the three sums come from registers; the take and the row done, registered, only
+  // pick one)
   wire                add_rw    = rq_take && q_is_rw && !rq_young;
   wire [OwedBits-1:0] owed_b    = busy_q ? owed_q : {OwedBits{1'b0}};
   wire [OwedBits-1:0] owed_n_b  = busy_q ? owed_n_q : N[OwedBits-1:0];
   wire [OwedBits-1:0] n_w       = N[OwedBits-1:0];
   wire [OwedBits-1:0] one_w     = {{(OwedBits-1){1'b0}}, 1'b1};
   wire [OwedBits-1:0] n_m1_w    = n_w - one_w;
-  wire [OwedBits-1:0] owed_next   = owed_pick(add_rw, pr_done, owed_b, owed_b + n_w, owed_b + n_m1_w,
+  wire [OwedBits-1:0] owed_next   = owed_pick(add_q, done_q, owed_b, owed_b + n_w, owed_b + n_m1_w,
                                               owed_b - one_w);
-  wire [OwedBits-1:0] owed_n_next = owed_pick(add_rw, pr_done, owed_n_b, owed_n_b + n_w,
+  wire [OwedBits-1:0] owed_n_next = owed_pick(add_q, done_q, owed_n_b, owed_n_b + n_w,
                                               owed_n_b + n_m1_w, owed_n_b - one_w);
   function automatic [OwedBits-1:0] owed_pick(input add, input done, input [OwedBits-1:0] same,
       input [OwedBits-1:0] plus_n, input [OwedBits-1:0] plus_n_m1, input [OwedBits-1:0] minus_1);
@@ -501,6 +505,8 @@ module tpu_dma_in #(
       ended_q <= {FlyBits{1'b0}};
       owed_q <= {OwedBits{1'b0}};
       owed_n_q <= N[OwedBits-1:0];
+      add_q  <= 1'b0;
+      done_q <= 1'b0;
       busy_q <= 1'b0;
     end else begin
       if (req_fire) asked_q <= asked_q + 1'b1;
@@ -509,6 +515,8 @@ module tpu_dma_in #(
       else if ((req_fire && rq_last) || rq_stop) rq_q <= 1'b0;
       owed_q   <= owed_next;
       owed_n_q <= owed_n_next;
+      add_q    <= add_rw;
+      done_q   <= pr_done;
       busy_q   <= busy_o;
     end
   end
