@@ -307,10 +307,10 @@ module tpu_dma_in #(
   reg  [OwedBits-1:0] owed_n_q;    // owed_q + N: the rows owed once one more rw is taken
   // (a cycle old: no head is taken in the cycle after a take, and a row pushed since
   // takes one free row and one owed row alike, so the old answer errs only towards no;
-  // the counts follow the takes and pushes a cycle late (add_q, done_q below), and an
-  // rw taken but not yet counted answers no)
+  // the counts follow the takes a cycle late (add_q below), and an rw taken but not yet
+  // counted answers no)
   reg  wf_room_q;
-  reg  add_q, done_q;
+  reg  add_q;
   always @(posedge clk_i) wf_room_q <= {1'b0, wf_free_i} >= owed_n_q && !add_q;
   wire wf_room  = wf_room_q;
   wire req_fire  = req_valid_o && req_ready_i;
@@ -397,7 +397,8 @@ module tpu_dma_in #(
   // (a fresh head is valid: the hand-off pops only on took_q, which clears the freshness)
   wire take      = hd_fresh_q && (st_q[SIdle] || finish);
   wire restart   = st_q[SIdle] || finish;
-  wire rq_stop   = (last_beat && beat_error_i) || (take && younger);   // drain from here on
+  wire data_err  = last_beat && beat_error_i;   // a bus error ends the instruction: it drains
+  wire rq_stop   = data_err || (take && younger);   // drain from here on
 
   tpu_fifo #(.Width(HandWidth), .Depth(HandDepth)) u_hand (
       .clk_i, .rst_ni, .clear_i(1'b0),
@@ -441,7 +442,6 @@ module tpu_dma_in #(
 
   // (each state's next, written for a one-hot code; the priorities are StData's: a bus
   // error drains, else the finish goes idle, else an rw's last memory row goes to the tail)
-  wire data_err = last_beat && beat_error_i;
   wire to_tail  = last_beat && !beat_error_i && is_rw && rw_last_row;
   // (the registered counts: with the requester stopped nothing new flies, and the beat's
   // handshake stays out of this register's enable)
@@ -463,7 +463,7 @@ module tpu_dma_in #(
   // (rows owed by an rw that faulted are forgotten once the unit has been idle; owed + N
   // is kept beside owed, not computed from it, so that neither is two adders deep)
   reg                 busy_q;
-  // (the three sums come from registers; the take and the row done, registered, only
+  // (the three sums come from registers; the take, registered, and the row done only
   // pick one)
   wire                add_rw    = rq_take && q_is_rw && !rq_young;
   wire [OwedBits-1:0] owed_b    = busy_q ? owed_q : {OwedBits{1'b0}};
@@ -471,9 +471,9 @@ module tpu_dma_in #(
   wire [OwedBits-1:0] n_w       = N[OwedBits-1:0];
   wire [OwedBits-1:0] one_w     = {{(OwedBits-1){1'b0}}, 1'b1};
   wire [OwedBits-1:0] n_m1_w    = n_w - one_w;
-  wire [OwedBits-1:0] owed_next   = owed_pick(add_q, done_q, owed_b, owed_b + n_w, owed_b + n_m1_w,
+  wire [OwedBits-1:0] owed_next   = owed_pick(add_q, pr_done, owed_b, owed_b + n_w, owed_b + n_m1_w,
                                               owed_b - one_w);
-  wire [OwedBits-1:0] owed_n_next = owed_pick(add_q, done_q, owed_n_b, owed_n_b + n_w,
+  wire [OwedBits-1:0] owed_n_next = owed_pick(add_q, pr_done, owed_n_b, owed_n_b + n_w,
                                               owed_n_b + n_m1_w, owed_n_b - one_w);
   function automatic [OwedBits-1:0] owed_pick(input add, input done, input [OwedBits-1:0] same,
       input [OwedBits-1:0] plus_n, input [OwedBits-1:0] plus_n_m1, input [OwedBits-1:0] minus_1);
@@ -506,7 +506,6 @@ module tpu_dma_in #(
       owed_q <= {OwedBits{1'b0}};
       owed_n_q <= N[OwedBits-1:0];
       add_q  <= 1'b0;
-      done_q <= 1'b0;
       busy_q <= 1'b0;
     end else begin
       if (req_fire) asked_q <= asked_q + 1'b1;
@@ -516,7 +515,6 @@ module tpu_dma_in #(
       owed_q   <= owed_next;
       owed_n_q <= owed_n_next;
       add_q    <= add_rw;
-      done_q   <= pr_done;
       busy_q   <= busy_o;
     end
   end
