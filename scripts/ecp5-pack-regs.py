@@ -133,6 +133,20 @@ def plain_ff(name):
     return None if en is None else (one(ff, "CLK"), en)
 
 
+def lut_depth(bit, limit=3):
+    """LUT levels between a net and the registers, block outputs or ports behind it (a
+    carry chain counts as limit: too deep)."""
+    drv = drivers.get(bit) if isinstance(bit, int) else None
+    if drv is None or drv[1] == "Q" or cells[drv[0]]["type"] in ("DP16KD", "MULT18X18D", "ALU54B", "TRELLIS_DPR16X4"):
+        return 0
+    cell = cells[drv[0]]
+    if cell["type"] not in ("LUT4", "PFUMX", "L6MUX21") or limit <= 0:
+        return limit
+    ins = [one(cell, p) for p, d in cell["port_directions"].items() if d == "input"]
+    below = max([lut_depth(b, limit - 1) for b in ins] or [0])
+    return min(limit, below + (1 if cell["type"] == "LUT4" else 0))
+
+
 dsp_ffs = dsp_groups = dsp_copies = 0
 for name in sorted(n for n, c in cells.items() if c["type"] == "MULT18X18D"):
     dsp = cells[name]
@@ -157,11 +171,16 @@ for name in sorted(n for n, c in cells.items() if c["type"] == "MULT18X18D"):
             key = ck
             # A flip-flop that also feeds other logic (a PE's activation, passed east as
             # well) stays for it, and the input register is a copy: the same data,
-            # clock and enable, so the same value every cycle.
+            # clock and enable, so the same value every cycle. Only when the logic in
+            # front of it is shallow (two LUTs, no carry chain): the copy sits at the
+            # multiplier, and that logic's route to it would then count in front of it.
             if all(s[0] == name and s[1][0] == group and s[1][1:].isdigit() for s in sinks.get(bit, [])):
                 ffs.add(drv[0])
-            else:
+            elif lut_depth(one(cells[drv[0]], "DI")) <= 2:
                 kept.add(drv[0])
+            else:
+                ok = False
+                break
             moves.append((pin, one(cells[drv[0]], "DI")))
         ffs -= kept
         if ok and moves:

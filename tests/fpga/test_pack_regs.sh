@@ -53,7 +53,7 @@ if d:
         check("p_mixed's %s not registered" % r, s(mult["parameters"].get("REG_%s_CLK" % r, "NONE")) == "NONE")
     check("m_q left a flip-flop", any(t == "TRELLIS_FF" for t, _, _ in drivers("m_q")))
 # p_shared: s_q also drives s_out, so the multiplier's A register copies it (takes its
-# input, the sum) and s_q stays a flip-flop for s_out; t_q (~b) moves
+# input, a ^ b: one LUT) and s_q stays a flip-flop for s_out; t_q (~b) moves
 d = drivers("p_shared")
 check("p_shared driven by multiplier outputs", d and all(t == "MULT18X18D" and p.startswith("P") for t, p, _ in d))
 if d:
@@ -66,6 +66,15 @@ if d:
         t == "TRELLIS_FF" and p == "Q" and bs[0] in ins for c in cells.values() for p, bs in c["connections"].items()
         for t in [c["type"]] if c["port_directions"].get(p) == "output"))
 check("s_out still from flip-flops", all(t == "TRELLIS_FF" for t, _, _ in drivers("s_out")))
+# p_deep: d_q also drives d_out and sits behind a 16-bit add: no copy, so neither input
+# register moves; the output register does
+d = drivers("p_deep")
+check("p_deep driven by multiplier outputs", d and all(t == "MULT18X18D" and p.startswith("P") for t, p, _ in d))
+if d:
+    mult = d[0][2]
+    check("p_deep's output registered", s(mult["parameters"].get("REG_OUTPUT_CLK")) == "CLK0")
+    for r in ("INPUTA", "INPUTB"):
+        check("p_deep's %s not registered" % r, s(mult["parameters"].get("REG_%s_CLK" % r, "NONE")) == "NONE")
 d = drivers("p_reset")
 check("p_reset still from flip-flops (they reset)", d and all(t == "TRELLIS_FF" for t, _, _ in d))
 d = drivers("p_comb")

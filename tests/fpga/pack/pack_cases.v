@@ -16,6 +16,8 @@ module pack_cases (
     output reg  [15:0] p_mixed,   // only A's input register movable (B from logic): A's stays, the output moves
     output reg  [15:0] p_shared,  // A's register also feeds s_out: copied into the multiplier, kept for s_out
     output wire [7:0]  s_out,
+    output reg  [15:0] p_deep,    // ... but behind a carry chain (u_q + v, 16 bits): not copied, inputs stay
+    output wire [15:0] d_out,
     output reg  [35:0] ram_out,   // a plain register after the RAM read: moves (OUTREG)
     output reg  [35:0] ram_en,    // ... with an enable: moves, the enable on OCE
     output wire [35:0] ram_logic  // logic after the RAM read: stays
@@ -37,8 +39,17 @@ module pack_cases (
   end
 
   reg [7:0] s_q, t_q;
+  reg [15:0] u_q, d_q;
+  reg [7:0]  e_q;
   always @(posedge clk) begin
-    s_q      <= a + b;
+    u_q    <= {a ^ 8'h11, b ^ 8'h22};
+    d_q    <= u_q + {a, a};
+    e_q    <= a ^ 8'h3c;
+    p_deep <= $signed(d_q[15:8]) * $signed(e_q);
+  end
+  assign d_out = d_q;
+  always @(posedge clk) begin
+    s_q      <= a ^ b;
     t_q      <= ~b;
     p_shared <= $signed(s_q) * $signed(t_q);
   end
