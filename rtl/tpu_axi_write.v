@@ -69,7 +69,10 @@ module tpu_axi_write #(
   wire [LaneBits-1:0] c_off   = cmd_addr_i[LaneBits-1:0];
   wire [12:0]         c_need  = {{(13-LenBits){1'b0}}, cmd_len_i} + {{(13-LaneBits){1'b0}}, c_off};
   wire [12:0]         c_room  = 13'd4096 - {1'b0, cmd_addr_i[11:LaneBits], {LaneBits{1'b0}}};
-  wire                c_cross = c_need > c_room;
+  // (c_need > c_room: the span's end, addr[11:0] + len, is past 4096; one add, not the
+  // two above and a comparison of their sums)
+  wire [12:0]         c_end   = {1'b0, cmd_addr_i[11:0]} + {{(13-LenBits){1'b0}}, cmd_len_i};
+  wire                c_cross = c_end[12] && c_end[11:0] != 12'd0;
   wire [12:0]         c_total = (c_need + Bytes[12:0] - 1'b1) >> LaneBits;   // beats of the span
   wire [12:0]         c_first = c_room >> LaneBits;                          // beats before the page end
   wire [LaneBits:0]   c_hi    = {1'b0, c_need[LaneBits-1:0] - 1'b1} + 1'b1;  // lanes of the last beat
