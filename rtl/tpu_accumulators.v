@@ -59,8 +59,8 @@ module tpu_accumulators #(
   reg [N*32-1:0]     s2_fwd_q;     // else: the result two or three rows before, or zero
   // Stage 3: the result, written to memory. It and the row before it (in memory, or
   // being written) are forwarded.
-  reg                s3_valid_q, s4_valid_q;
-  reg [AddrBits-1:0] s3_addr_q, s4_addr_q;
+  reg                s3_valid_q;
+  reg [AddrBits-1:0] s3_addr_q;
   reg [N*32-1:0]     s3_data_q, s4_data_q;
 
   wire [N*32-1:0] s2_old = s2_usemem_q ? old2_q : s2_fwd_q;
@@ -81,12 +81,10 @@ module tpu_accumulators #(
       s1_valid_q <= 1'b0;
       s2_valid_q <= 1'b0;
       s3_valid_q <= 1'b0;
-      s4_valid_q <= 1'b0;
     end else begin
       s1_valid_q <= in_valid_i;
       s2_valid_q <= s1_valid_q;
       s3_valid_q <= s2_valid_q;
-      s4_valid_q <= s3_valid_q;
     end
   end
 
@@ -105,9 +103,14 @@ module tpu_accumulators #(
 
   // Stage 1's row against the results 1, 2 and 3 rows before it: stage 2's, stage 3's
   // and the one stage 3 wrote last (next cycle stage 3's, stage 4's and the one in memory).
-  wire s1_hit3 = s2_valid_q && s2_addr_q == s1_addr_q;
-  wire s1_hit4 = s3_valid_q && s3_addr_q == s1_addr_q;
-  wire s1_hit5 = s4_valid_q && s4_addr_q == s1_addr_q;
+  // Compared as the row comes in, against the rows a stage ahead of those, into
+  // registers: the forward's choice over all N lanes starts at flip-flops.
+  reg  s1_hit3, s1_hit4, s1_hit5;
+  always @(posedge clk_i) begin
+    s1_hit3 <= s1_valid_q && s1_addr_q == in_addr_i;
+    s1_hit4 <= s2_valid_q && s2_addr_q == in_addr_i;
+    s1_hit5 <= s3_valid_q && s3_addr_q == in_addr_i;
+  end
   // An accumulate onto the row one before it, which the add cannot see: poison in
   // simulation, so that a use shows as a mismatch with the golden model.
 `ifdef SYNTHESIS
@@ -129,7 +132,6 @@ module tpu_accumulators #(
                        s1_hit4 ? s3_data_q : s1_hit5 ? s4_data_q : {N*32{1'b0}};
     s3_addr_q       <= s2_addr_q;
     s3_data_q       <= s2_result;
-    s4_addr_q       <= s3_addr_q;
     s4_data_q       <= s3_data_q;
     if (s3_valid_q) mem_q[s3_addr_q] <= s3_data_q;
     if (rd_en_i) rd_data_q <= mem_q[rd_addr_i];
