@@ -32,34 +32,34 @@ def drivers(name):
     return out
 def s(v):
     return v.strip() if isinstance(v, str) else v
+def multiplier_of(name):
+    """The MULT18X18D whose outputs drive net `name` (checked), or None."""
+    d = drivers(name)
+    check("%s driven by multiplier outputs" % name, d and all(t == "MULT18X18D" and p.startswith("P") for t, p, _ in d))
+    return d[0][2] if d else None
+def registers(name, mult, regs, on):
+    for r in regs:
+        got = s(mult["parameters"].get("REG_%s_CLK" % r, "NONE"))
+        check("%s's multiplier %s %s" % (name, "registers" if on else "does not register", r), (got == "CLK0") == on)
 # multipliers: p_both straight from a MULT18X18D with all three registers; its inputs
 # a and b (not a_q, b_q) on the A and B pins
-d = drivers("p_both")
-check("p_both driven by multiplier outputs", d and all(t == "MULT18X18D" and p.startswith("P") for t, p, _ in d))
-if d:
-    mult = d[0][2]
-    for r in ("INPUTA", "INPUTB", "OUTPUT"):
-        check("p_both's multiplier registers %s" % r, s(mult["parameters"].get("REG_%s_CLK" % r)) == "CLK0")
+mult = multiplier_of("p_both")
+if mult:
+    registers("p_both", mult, ("INPUTA", "INPUTB", "OUTPUT"), True)
     a_bits = set(bits("a"))
     check("p_both's multiplier takes a itself", any(mult["connections"][p][0] in a_bits for p in mult["connections"] if p.startswith("A") and p[1:].isdigit()))
 # p_mixed: only one input register movable, so neither input register moves (nextpnr
 # would time the multiply into it); the output register still does
-d = drivers("p_mixed")
-check("p_mixed driven by multiplier outputs", d and all(t == "MULT18X18D" and p.startswith("P") for t, p, _ in d))
-if d:
-    mult = d[0][2]
-    check("p_mixed's output registered", s(mult["parameters"].get("REG_OUTPUT_CLK")) == "CLK0")
-    for r in ("INPUTA", "INPUTB"):
-        check("p_mixed's %s not registered" % r, s(mult["parameters"].get("REG_%s_CLK" % r, "NONE")) == "NONE")
+mult = multiplier_of("p_mixed")
+if mult:
+    registers("p_mixed", mult, ("OUTPUT",), True)
+    registers("p_mixed", mult, ("INPUTA", "INPUTB"), False)
     check("m_q left a flip-flop", any(t == "TRELLIS_FF" for t, _, _ in drivers("m_q")))
 # p_shared: s_q also drives s_out, so the multiplier's A register copies it (takes its
 # input, a ^ b: one LUT) and s_q stays a flip-flop for s_out; t_q (~b) moves
-d = drivers("p_shared")
-check("p_shared driven by multiplier outputs", d and all(t == "MULT18X18D" and p.startswith("P") for t, p, _ in d))
-if d:
-    mult = d[0][2]
-    for r in ("INPUTA", "INPUTB", "OUTPUT"):
-        check("p_shared's multiplier registers %s" % r, s(mult["parameters"].get("REG_%s_CLK" % r)) == "CLK0")
+mult = multiplier_of("p_shared")
+if mult:
+    registers("p_shared", mult, ("INPUTA", "INPUTB", "OUTPUT"), True)
     ins = {mult["connections"][p][0] for p in mult["connections"] if p[0] in "AB" and p[1:].isdigit()}
     check("p_shared's multiplier takes ~b, not t_q", not set(bits("t_q")) & ins if "t_q" in nets else True)
     check("p_shared's multiplier takes no flip-flop output", not any(
@@ -68,13 +68,10 @@ if d:
 check("s_out still from flip-flops", all(t == "TRELLIS_FF" for t, _, _ in drivers("s_out")))
 # p_deep: d_q also drives d_out and sits behind a 16-bit add: no copy, so neither input
 # register moves; the output register does
-d = drivers("p_deep")
-check("p_deep driven by multiplier outputs", d and all(t == "MULT18X18D" and p.startswith("P") for t, p, _ in d))
-if d:
-    mult = d[0][2]
-    check("p_deep's output registered", s(mult["parameters"].get("REG_OUTPUT_CLK")) == "CLK0")
-    for r in ("INPUTA", "INPUTB"):
-        check("p_deep's %s not registered" % r, s(mult["parameters"].get("REG_%s_CLK" % r, "NONE")) == "NONE")
+mult = multiplier_of("p_deep")
+if mult:
+    registers("p_deep", mult, ("OUTPUT",), True)
+    registers("p_deep", mult, ("INPUTA", "INPUTB"), False)
 d = drivers("p_reset")
 check("p_reset still from flip-flops (they reset)", d and all(t == "TRELLIS_FF" for t, _, _ in d))
 d = drivers("p_comb")

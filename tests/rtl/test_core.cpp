@@ -307,53 +307,55 @@ TEMPLATE_TEST_CASE("an act reloads its parameters after a write to them, and onl
   CHECK(d.match);
 }
 
-// Two faults, the younger one reported first: an act with a bad shift faults while an
-// older, long rhm streams and then meets a bus error. The rhm after that one was already
-// asked for and is drained with it; the DMA-in must drop it as younger than its own
-// fault, although the act's report (a younger PC) is all the controller has said so far.
-TEMPLATE_TEST_CASE("a DMA-in fault after a younger reported fault drops the rhm behind it", "[rtl][core]",
-                   Vcore_n4, Vcore_n16) {
-  const Config cfg = core_config<TestType>();
+// Two faults at once: the parameters' rhm (0x2000, 9 rows, shifts of 255, so the act
+// faults), an act of one row with them, and a 300-row rhm (0x4000) whose last row is a
+// bus error, in the order `order` gives ('p' the parameters, 'a' the act, 'l' the long
+// rhm, 's' a small rhm), then halt. The model's error and whether the RTL matched it.
+namespace {
+template <class V>
+DiffResult two_faults(const char* order) {
+  const Config cfg = core_config<V>();
   const int64_t n = cfg.array_size;
-  auto rhm = [&](int64_t ub, int64_t rows, int64_t addr) { return rhm_rows(n, ub, rows, addr); };
   Instr act, halt;
   act.op = Opcode::ACT, act.acc = 0, act.ub = 600, act.rows = 1, act.params = 0, act.pool = 1;
   halt.op = Opcode::HALT;
-  // params (shifts of 255), a 300-row rhm whose last row is a bus error, a small rhm,
-  // the act (it waits only for the params' rhm), halt
-  const std::vector<Instr> prog = {rhm(0, 9, 0x2000), rhm(16, 300, 0x4000), rhm(400, 2, 0x3000), act, halt};
+  std::vector<Instr> prog;
+  for (const char* c = order; *c; ++c) {
+    if (*c == 'p') prog.push_back(rhm_rows(n, 0, 9, 0x2000));
+    if (*c == 'a') prog.push_back(act);
+    if (*c == 'l') prog.push_back(rhm_rows(n, 16, 300, 0x4000));
+    if (*c == 's') prog.push_back(rhm_rows(n, 400, 2, 0x3000));
+  }
+  prog.push_back(halt);
   DiffInput in;
   in.dram.assign(cfg.dram_bytes, 0);
   for (size_t i = 0; i < prog.size(); ++i) store_word(encode(prog[i]), &in.dram[16 * i]);
   for (int i = 0; i < n; ++i) in.dram[0x2000 + 8 * n + i] = 0xff;
   const uint32_t last_row = uint32_t(0x4000 + 299 * n);
   in.bus_errors = {AddrRange{last_row, last_row + uint32_t(n)}};
-  const DiffResult d = differential_run<TestType>(cfg, in, SimOptions{});
+  return differential_run<V>(cfg, in, SimOptions{});
+}
+}  // namespace
+
+// The younger fault reported first: the act faults while the older, long rhm streams
+// and then meets its bus error. The small rhm after that one was already asked for and
+// is drained with it; the DMA-in must drop it as younger than its own fault, although
+// the act's report (a younger PC) is all the controller has said so far. (The act waits
+// only for the parameters' rhm.)
+TEMPLATE_TEST_CASE("a DMA-in fault after a younger reported fault drops the rhm behind it", "[rtl][core]",
+                   Vcore_n4, Vcore_n16) {
+  const DiffResult d = two_faults<TestType>("plsa");
   INFO(d.report);
   CHECK(d.model.error == ErrorCode::BusError);
   CHECK(d.match);
 }
 
-// Two faults, the older one reported first: an act with a bad shift faults while a
-// younger, long rhm (taken before that report, so not dropped) streams and then meets a
-// bus error. The controller must keep the act's fault: the rhm's is younger.
+// The older fault reported first: the act faults while the younger, long rhm (taken
+// before that report, so not dropped) streams and then meets its bus error. The
+// controller must keep the act's fault: the rhm's is younger.
 TEMPLATE_TEST_CASE("a younger fault reported after an older one leaves the older one standing", "[rtl][core]",
                    Vcore_n4, Vcore_n16) {
-  const Config cfg = core_config<TestType>();
-  const int64_t n = cfg.array_size;
-  auto rhm = [&](int64_t ub, int64_t rows, int64_t addr) { return rhm_rows(n, ub, rows, addr); };
-  Instr act, halt;
-  act.op = Opcode::ACT, act.acc = 0, act.ub = 600, act.rows = 1, act.params = 0, act.pool = 1;
-  halt.op = Opcode::HALT;
-  // params (shifts of 255), the act, a 300-row rhm whose last row is a bus error, halt
-  const std::vector<Instr> prog = {rhm(0, 9, 0x2000), act, rhm(16, 300, 0x4000), halt};
-  DiffInput in;
-  in.dram.assign(cfg.dram_bytes, 0);
-  for (size_t i = 0; i < prog.size(); ++i) store_word(encode(prog[i]), &in.dram[16 * i]);
-  for (int i = 0; i < n; ++i) in.dram[0x2000 + 8 * n + i] = 0xff;
-  const uint32_t last_row = uint32_t(0x4000 + 299 * n);
-  in.bus_errors = {AddrRange{last_row, last_row + uint32_t(n)}};
-  const DiffResult d = differential_run<TestType>(cfg, in, SimOptions{});
+  const DiffResult d = two_faults<TestType>("pal");
   INFO(d.report);
   CHECK(d.model.error == ErrorCode::ActParam);
   CHECK(d.match);
