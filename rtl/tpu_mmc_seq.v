@@ -6,7 +6,7 @@
 // last row, slot) travels beside it for the 2N + 3 cycles until its result leaves the
 // array and is written to the accumulators. The next instruction is taken in the cycle
 // the last row is granted, so consecutive multiplies stream without a bubble (but one:
-// accumulating onto the row that last row writes, bubble_q below).
+// accumulating onto the row that last row writes, stop_q below).
 //
 // Weights: as soon as the shadow tile is free and a whole tile is in the weight FIFO,
 // its N rows shift into the shadow registers on consecutive cycles, row 0 N - 1 cycles
