@@ -305,7 +305,8 @@ module tpu_core #(
   // ---- weight FIFO and matrix unit ------------------------------------------------------
   wire                wf_wvalid, wf_wready, wf_rvalid, wf_rready;
   wire [N*8-1:0]      wf_wdata, wf_rdata;
-  wire [TileBits-1:0] tiles;
+  wire [TileBits-1:0] unused_tiles;   // (the count is for the FIFO's own checks; the loader needs tile)
+  wire                tile;
   localparam integer WfFreeBits = $clog2(N * WfifoDepth) + 1;
   wire [WfFreeBits-1:0] wf_free;
   wire                w_we;
@@ -313,8 +314,8 @@ module tpu_core #(
   tpu_weight_fifo #(.ArraySize(N), .DepthTiles(WfifoDepth)) u_wfifo (
       .clk_i, .rst_ni(rst_n && !clear),
       .wr_valid_i(wf_wvalid && WedgeWfifo == 0), .wr_ready_o(wf_wready), .wr_data_i(wf_wdata),
-      .rd_valid_o(wf_rvalid), .rd_ready_i(wf_rready), .rd_data_o(wf_rdata), .tiles_o(tiles),
-      .free_o(wf_free));
+      .rd_valid_o(wf_rvalid), .rd_ready_i(wf_rready), .rd_data_o(wf_rdata), .tiles_o(unused_tiles),
+      .tile_o(tile), .free_o(wf_free));
   wire wf_wready_seen = wf_wready && WedgeWfifo == 0;
   wire [WfFreeBits-1:0] wf_free_seen = WedgeWfifo == 0 ? wf_free : {WfFreeBits{1'b0}};
   wire unused_wf = wf_rvalid;  // the loader starts only on a whole tile
@@ -357,13 +358,13 @@ module tpu_core #(
       .retire_o(retire_in), .fault_o(fault_in), .fault_pc_o(fault_pc_in),
       .read_bytes_o(read_bytes), .tile_o(ev_tile));
 
-  tpu_mmc_seq #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth),
+  tpu_mmc_seq #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows),
                 .Slots(Slots), .PcBits($clog2(DramBytes))) u_mmc_seq (
       .clk_i, .rst_ni(rst_n), .clear_i(clear),
       .q_valid_i(qh_valid[1]), .q_ready_o(qh_ready[1]), .q_instr_i(qh_data[1][127:0]),
       .q_pc_i(qh_data[1][QWidth-1 -: 32]), .q_slot_i(qh_data[1][128 +: SlotBits]),
       .err_valid_i(err_valid), .err_pc_i(err_pc), .busy_o(unit_busy_mmc),
-      .tiles_i(tiles), .wf_ready_o(wf_rready), .w_we_o(w_we), .w_row_o(w_row),
+      .tile_i(tile), .wf_ready_o(wf_rready), .w_we_o(w_we), .w_row_o(w_row),
       .ubr_valid_o(ubr_mmc), .ubr_grant_i(grant_mmc), .ubr_addr_o(ubr_addr_mmc),
       .mx_valid_o(mx_valid), .mx_switch_o(mx_switch),
       .acc_we_o(acc_we), .acc_accumulate_o(acc_accumulate), .acc_addr_o(acc_wa),

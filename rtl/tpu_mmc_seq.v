@@ -20,7 +20,6 @@ module tpu_mmc_seq #(
     parameter integer ArraySize  = 16,
     parameter integer UbRows     = 4096,
     parameter integer AccRows    = 2048,
-    parameter integer WfifoDepth = 4,
     parameter integer Slots      = 8,
     parameter integer PcBits     = 32  // program addresses lie below 2^PcBits (device memory)
 ) (
@@ -37,7 +36,7 @@ module tpu_mmc_seq #(
     input  wire [31:0]            err_pc_i,
     output wire                   busy_o,
     // weight FIFO read side and the matrix unit's shadow-weight port
-    input  wire [TileBits-1:0]    tiles_i,
+    input  wire                   tile_i,        // a whole tile is in the FIFO (a register)
     output wire                   wf_ready_o,
     output wire                   w_we_o,
     output wire [RowBits-1:0]     w_row_o,
@@ -66,7 +65,6 @@ module tpu_mmc_seq #(
 `include "tpu_isa.vh"
   localparam integer N        = ArraySize;
   localparam integer RowBits  = (N > 1) ? $clog2(N) : 1;
-  localparam integer TileBits = $clog2(WfifoDepth + 1);
   localparam integer SlotBits = (Slots > 1) ? $clog2(Slots) : 1;
   localparam integer UbBits   = $clog2(UbRows);
   localparam integer AccBits  = $clog2(AccRows);
@@ -100,7 +98,7 @@ module tpu_mmc_seq #(
   // (may_load_q: !full_q && !loading_q && gap_q >= LoadGap, kept as a flag from the
   // values they are about to take, so the grant below decides from few registers)
   reg  may_load_q;
-  wire load_start  = may_load_q && tiles_i != {TileBits{1'b0}};
+  wire load_start  = may_load_q && tile_i;
   localparam integer GapOkInt = (N >= 2) ? N - 2 : 0;   // gap_q + 1 >= LoadGap
   localparam [GapBits-1:0] GapOk = GapOkInt[GapBits-1:0];
   wire shadow_ready = full_q || load_start;
@@ -264,8 +262,8 @@ module tpu_mmc_seq #(
   assign acc_addr_o       = tag_out[SlotBits+1 +: AccBits];
   assign retire_o         = retire_mask;
   assign ev_row_o         = ev_row_q;
-  assign ev_weight_stall_o = need_switch && !shadow_ready && !loading_q && tiles_i == {TileBits{1'b0}};
-  assign ev_weight_shift_o = need_switch && !shadow_ready && (loading_q || tiles_i != {TileBits{1'b0}});
+  assign ev_weight_stall_o = need_switch && !shadow_ready && !loading_q && !tile_i;
+  assign ev_weight_shift_o = need_switch && !shadow_ready && (loading_q || tile_i);
   assign accw_valid_o     = accw_valid_q;
   assign accw_slot_o      = accw_slot_q;
   assign accw_addr_o      = accw_addr_q;

@@ -3,7 +3,8 @@
 // time with valid/ready on both sides. tiles_o counts the tiles whose every row has
 // been written and not every row read (the tile being read included), so the matrix
 // unit can start a tile load only when the whole tile is there and stream it
-// without a stall.
+// without a stall; tile_o says there is one (tiles_o != 0), from a register of its own,
+// so that the loader's start and the matrix sequencer's grant are a flip-flop away.
 `default_nettype none
 
 module tpu_weight_fifo #(
@@ -19,6 +20,7 @@ module tpu_weight_fifo #(
     input  wire                   rd_ready_i,
     output wire [ArraySize*8-1:0] rd_data_o,
     output wire [TileBits-1:0]    tiles_o,
+    output wire                   tile_o,      // tiles_o != 0
     output wire [PtrBits:0]       free_o       // rows that can still be written
 );
   localparam integer N        = ArraySize;
@@ -45,6 +47,7 @@ module tpu_weight_fifo #(
   reg               full_q, nonempty_q;
   reg [PtrBits:0]   free_q;
   reg [TileBits-1:0] tiles_q;
+  reg                tile_q;     // tiles_q != 0
 
   wire             do_wr   = wr_valid_i && wr_ready_o;
   wire             do_rd   = rd_valid_o && rd_ready_i;
@@ -54,6 +57,13 @@ module tpu_weight_fifo #(
 
   wire [PtrBits:0]    wptr_d  = wptr_q + {{PtrBits{1'b0}}, do_wr};
   wire [PtrBits:0]    rptr_d  = rptr_q + {{PtrBits{1'b0}}, do_rd};
+  // A tile's last row written or read: the count of whole tiles goes up or down by one.
+  // (tile_q follows from these and the old count, not from the new pointers' difference:
+  // a write's handshake is then two LUTs from the flag, not an adder and a comparison.)
+  localparam [RowBits-1:0] LastRow = {RowBits{1'b1}};
+  wire             wr_end  = do_wr && wptr_q[RowBits-1:0] == LastRow;
+  wire             rd_end  = do_rd && rptr_q[RowBits-1:0] == LastRow;
+  wire             tiles_many = tiles_q > {{(TileBits-1){1'b0}}, 1'b1};
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -63,10 +73,12 @@ module tpu_weight_fifo #(
       nonempty_q <= 1'b0;
       free_q     <= RowsP;
       tiles_q    <= {TileBits{1'b0}};
+      tile_q     <= 1'b0;
     end else begin
       wptr_q <= wptr_d;
       rptr_q <= rptr_d;
       tiles_q <= wptr_d[PtrBits:RowBits] - rptr_d[PtrBits:RowBits];
+      tile_q  <= wr_end || (rd_end ? tiles_many : tile_q);
       if (grow) begin
         full_q     <= free_q == {{PtrBits{1'b0}}, 1'b1};
         nonempty_q <= 1'b1;
@@ -91,6 +103,7 @@ module tpu_weight_fifo #(
   // pointers are the row pointers without their row-in-tile bits. (A register, from the
   // pointers' next values: the matrix unit's loader starts at a flip-flop.)
   assign tiles_o    = tiles_q;
+  assign tile_o     = tile_q;
 
 `ifdef FORMAL
   // Promises proven by `make formal` (tests/formal/): no overflow or underflow,
@@ -107,6 +120,7 @@ module tpu_weight_fifo #(
       assert (full_q == (count == RowsP));
       assert (nonempty_q == (count != 0));
       assert (tiles_o <= DepthTiles);
+      assert (tile_o == (tiles_o != {TileBits{1'b0}}));
       assert (tiles_o == wptr_q[PtrBits:RowBits] - rptr_q[PtrBits:RowBits]);
       assert ({{(PtrBits+1-TileBits){1'b0}}, tiles_o} * N <= count + N - 1);
     end

@@ -23,7 +23,7 @@ declare -A params=(
   [tpu_fetch]="DataBits=$dma DramBytes=$dram"
   [tpu_dma_in]="ArraySize=$n DataBits=$dma UbRows=$ub GatherSegs=${gather:-0}"
   [tpu_dma_out]="ArraySize=$n UbRows=$ub"
-  [tpu_mmc_seq]="ArraySize=$n UbRows=$ub AccRows=$acc WfifoDepth=$wf"
+  [tpu_mmc_seq]="ArraySize=$n UbRows=$ub AccRows=$acc"
   [tpu_act_seq]="UbRows=$ub AccRows=$acc"
   [tpu_activation]="ArraySize=$n"
   [tpu_matrix_unit]="ArraySize=$n"

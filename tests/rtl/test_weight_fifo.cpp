@@ -48,6 +48,7 @@ TEMPLATE_TEST_CASE("weight FIFO: order, capacity, tile count and stall behaviour
     REQUIRE(bool(dut.wr_ready_o) == (model.size() < size_t(Cap)));
     REQUIRE(bool(dut.rd_valid_o) == !model.empty());
     REQUIRE(uint64_t(dut.tiles_o) == written / N - read / N);
+    REQUIRE(bool(dut.tile_o) == (written / N != read / N));
     if (!model.empty()) REQUIRE(get_bits(dut.rd_data_o, 0, 8 * N) == model.front());
     if (was_stalled) REQUIRE(get_bits(dut.rd_data_o, 0, 8 * N) == stalled_data);
     full_seen += model.size() == size_t(Cap);
