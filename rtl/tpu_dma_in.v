@@ -12,10 +12,10 @@
 // rows are cut from the windows, one per cycle, while the next group's beats fill a
 // second bank. A 3x3 RGB im2col row of three 5-byte segments then costs about 0.7 beat
 // instead of three spans. rw: one span per memory row. Without transpose each
-// memory row is a tile row: it goes to a push register that puts it into the weight
+// memory row is a tile row: it goes to a push FIFO (two rows) that puts it into the weight
 // FIFO while the next rows arrive, and zero rows follow for k < N. With transpose the
 // bytes land in an N x N tile buffer as columns, and the N rows are pushed after the
-// last memory row. Each instruction retires when its last row leaves its register.
+// last memory row. Each instruction retires when its last row has been written or pushed.
 //
 // Two stages, so that memory latency overlaps the instructions that follow: the
 // requester takes instructions from the queue and asks for their spans as fast as the
@@ -190,16 +190,17 @@ module tpu_dma_in #(
   reg  [PosBits-1:0]  push_q;      // tile row being pushed (StTail)
   reg  [N*8-1:0]      rowbuf_q;
   reg  [N*N*8-1:0]    tile_q;      // rw transpose: tile[k][c] at byte k*N + c
-  // the unified-buffer writes (two rows deep) and the weight-FIFO push register, each
+  // the unified-buffer writes (two rows deep) and the weight-FIFO pushes (two rows each), each
   // with the slot its row retires (last: the instruction's final row)
   localparam integer WbWidth = 1 + SlotBits + UbBits + N * 8;
   wire                wb_valid, wb_room, wb_last;
   wire [UbBits-1:0]   wb_addr;
   wire [N*8-1:0]      wb_data;
   wire [SlotBits-1:0] wb_slot;
-  reg                 pr_q, pr_last_q;
-  reg  [N*8-1:0]      pr_data_q;
-  reg  [SlotBits-1:0] pr_slot_q;
+  localparam integer PrWidth = 1 + SlotBits + N * 8;
+  wire                pr_valid, pr_room, pr_last;
+  wire [N*8-1:0]      pr_data;
+  wire [SlotBits-1:0] pr_slot;
   // window gather: two banks of a window per segment; the fill side (f_) puts each
   // group's beats into a free bank, the emit side (e_) cuts rows from a full one
   reg  [GBits-1:0]    gm1_q;       // the instruction's largest group (0: not gathered)
@@ -336,8 +337,9 @@ module tpu_dma_in #(
   // A row may go to the writes this cycle: their room, from registers, not from this
   // cycle's grant of the buffer's port (which depends on the activation unit's write).
   wire wb_free   = wb_room;
-  wire pr_done   = pr_q && wf_ready_i;
-  wire pr_free   = !pr_q || wf_ready_i;
+  wire pr_done   = pr_valid && wf_ready_i;
+  // (the push FIFO's room, a register: not the weight FIFO's, which is far away)
+  wire pr_free   = pr_room;
   wire [GBits-1:0] gm1 = (GatherSegs > 0) ? gm1_q : {GBits{1'b0}};
   wire win       = gm1 != {GBits{1'b0}};
   wire [GBits-1:0] f_m1 = group_m1(gm1, {1'b0, rows_m1} - f_row_q);
@@ -368,7 +370,7 @@ module tpu_dma_in #(
   // The span being consumed is the last of an rhm (not gathered) or of an rw tile of N
   // memory rows: its last beat finishes the instruction. Kept with the flags above, one
   // per kind, so that the finish does not look at the kind (the rhm's needs room in the
-  // writes, the rw's a free push register).
+  // writes, the rw's room in the push FIFO).
   reg  fin_rw_q, fin_rhm_q;
   function automatic fin_rw_of(input rw, input tr, input lrow, input ftile);
     fin_rw_of = rw && !tr && lrow && ftile;
@@ -383,7 +385,7 @@ module tpu_dma_in #(
   wire rw_last_row  = last_row_q;
   wire good_last = last_beat && !beat_error_i;
   wire row_end   = good_last && !is_rw && !win && rhm_last_seg;    // an rhm row to the writes
-  wire rw_row    = good_last && is_rw && !transpose;               // a tile row to the push register
+  wire rw_row    = good_last && is_rw && !transpose;               // a tile row to the push FIFO
   wire tail_push = st_q[STail] && pr_free;                   // a transposed or zero tile row
   reg  tail_last_q;                                                 // push_q == N - 1
   wire [PosBits-1:0] push_first = transpose ? {PosBits{1'b0}} : mem_rows[PosBits-1:0];  // the tail's first row
@@ -445,7 +447,7 @@ module tpu_dma_in #(
   wire to_tail  = last_beat && !beat_error_i && is_rw && rw_last_row;
   // (the registered counts: with the requester stopped nothing new flies, and the beat's
   // handshake stays out of this register's enable)
-  wire drained  = asked_q == ended_q && !rq_q && !wb_valid && !pr_q && full == 2'b00;
+  wire drained  = asked_q == ended_q && !rq_q && !wb_valid && !pr_valid && full == 2'b00;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       st_q <= {{(States-1){1'b0}}, 1'b1};
@@ -553,7 +555,7 @@ module tpu_dma_in #(
     end
   end
 
-  // The unified-buffer writes and the weight-FIFO push register. (e_go and row_end never
+  // The unified-buffer writes and the weight-FIFO pushes. (e_go and row_end never
   // meet: a plain rhm's rows wait until the gathered rows before them have left.)
   wire [WbWidth-1:0] wb_in = e_go ? {e_last && e_group_end, e_slot, e_ub + {{(UbBits-GBits){1'b0}}, e_row_q}, win_row}
                                   : {rhm_last_row, slot_q, ub_row[UbBits-1:0], row_data};
@@ -563,24 +565,18 @@ module tpu_dma_in #(
       .in_valid_i(row_end || e_go), .in_ready_o(wb_room), .in_data_i(wb_in),
       .out_valid_o(wb_valid), .out_ready_i(ubw_ready_i), .out_data_o({wb_last, wb_slot, wb_addr, wb_data}),
       .count_o(unused_wb_count));
-  always @(posedge clk_i) begin
-    if (!rst_ni) pr_q <= 1'b0;
-    else pr_q <= rw_row || tail_push || (pr_q && !wf_ready_i);
-  end
-  // (the register loads whenever it is free, whether or not a row comes: rw_row and
-  // tail_push need a free register anyway, and its enable is then two signals deep)
-  always @(posedge clk_i) begin
-    if (pr_free) begin
-      if (st_q[STail]) begin
-        pr_data_q <= transpose ? tile_q[8*N*push_q[PosBits-2:0] +: 8*N] : {N*8{1'b0}};
-        pr_last_q <= tail_last;
-      end else begin
-        pr_data_q <= row_data;
-        pr_last_q <= rw_last_row && full_tile_q;
-      end
-      pr_slot_q <= slot_q;
-    end
-  end
+  // (two rows deep, like the writes: its room is then its own register, and a row goes
+  // in while the one before waits for the weight FIFO; the head from a register, since
+  // the weight FIFO's memory is written from it)
+  wire [N*8-1:0] pr_in_data = st_q[STail] ? (transpose ? tile_q[8*N*push_q[PosBits-2:0] +: 8*N] : {N*8{1'b0}})
+                                          : row_data;
+  wire           pr_in_last = st_q[STail] ? tail_last : rw_last_row && full_tile_q;
+  wire [1:0] unused_pr_count;
+  tpu_fifo #(.Width(PrWidth), .Depth(2), .OutReg(1)) u_pr (
+      .clk_i, .rst_ni, .clear_i(1'b0),
+      .in_valid_i(rw_row || tail_push), .in_ready_o(pr_room), .in_data_i({pr_in_last, slot_q, pr_in_data}),
+      .out_valid_o(pr_valid), .out_ready_i(wf_ready_i), .out_data_o({pr_last, pr_slot, pr_data}),
+      .count_o(unused_pr_count));
 
   // The consumer.
   always @(posedge clk_i) begin
@@ -748,7 +744,7 @@ module tpu_dma_in #(
   assign q_ready_o    = rq_take;
   // (busy also while the queue head waits for weight-FIFO room: the watchdog's report
   // names the unit that is stuck)
-  assign busy_o       = !st_q[SIdle] || hd_valid || rq_q || wb_valid || pr_q || q_valid_i || full != 2'b00 ||
+  assign busy_o       = !st_q[SIdle] || hd_valid || rq_q || wb_valid || pr_valid || q_valid_i || full != 2'b00 ||
                         retire_q != {Slots{1'b0}};
   assign req_valid_o  = rq_q;
   assign beat_ready_o = st_q[SData] && out_free || st_q[SDrain];
@@ -757,14 +753,14 @@ module tpu_dma_in #(
   assign ubw_valid_o  = wb_valid;
   assign ubw_addr_o   = wb_addr;
   assign ubw_data_o   = wb_data;
-  assign wf_valid_o   = pr_q;
-  assign wf_data_o    = pr_data_q;
+  assign wf_valid_o   = pr_valid;
+  assign wf_data_o    = pr_data;
 
   wire [Slots-1:0] retire_wb, retire_pr, retire_st;
   tpu_slot_mask #(.Slots(Slots)) u_retire_wb (
       .valid_i(wb_done && wb_last), .slot_i(wb_slot), .mask_o(retire_wb));
   tpu_slot_mask #(.Slots(Slots)) u_retire_pr (
-      .valid_i(pr_done && pr_last_q), .slot_i(pr_slot_q), .mask_o(retire_pr));
+      .valid_i(pr_done && pr_last), .slot_i(pr_slot), .mask_o(retire_pr));
   tpu_seq_retire #(.Slots(Slots)) u_retire_st (
       .clk_i, .rst_ni, .retiring_i(st_q[SRetire]), .fault_i(fault_q), .slot_i(slot_q),
       .fault_o, .done_o(retire_done), .retire_o(retire_st));
@@ -776,7 +772,7 @@ module tpu_dma_in #(
   assign fault_pc_o   = pc_q;
   // (gathered rows count the bytes they hold, as the architecture defines the counter)
   assign read_bytes_o = (e_go ? row_bytes : 7'd0) + (good_last && !win ? span_len : 7'd0);
-  assign tile_o       = pr_done && pr_last_q;
+  assign tile_o       = pr_done && pr_last;
 
   wire unused = ^{state_q, in_q[127:124], in_q[15:5], ub_row, mem_rows, f_ub, rq_in_q, hd_count, rq_mstride[15:12], stride, beat_cnt, pos_wide,
                   unused_wb_count};
