@@ -160,10 +160,16 @@ module tpu_controller #(
   // is empty, a register).
   localparam integer DqDepth = 8;   // (the credits' round trip, 7 cycles: R, decode, queue, N and the credit's return)
   localparam integer CreditBits = $clog2(DqDepth + 1);
-  wire flow  = running && !stopping_q;
+  // The fetch's stop, !running || stopping_q, as a register of its own (below): the
+  // front end's flow is a flip-flop, not the run state's decode.
+  reg  fetch_stop_q;
+  wire flow  = !fetch_stop_q;
   wire flush = !rst_ni || begin_run || (running && stopping_q);
   reg  [CreditBits-1:0] credit_q;
-  wire                  r_take = flow && f_valid_i && credit_q != {CreditBits{1'b0}};
+  reg                   credit_nz_q;   // credit_q != 0
+  // (with the credit's flag the take is one LUT: it loads the decoder's registers and
+  // pops the fetch buffer)
+  wire                  r_take = flow && f_valid_i && credit_nz_q;
   // (R's instruction register is the decoder's first: tpu_decode registers it with the
   // multipliers' operands beside it)
   reg                   r_valid_q;
@@ -223,10 +229,13 @@ module tpu_controller #(
   // (a credit comes back the cycle after its entry left the queue: N's take, at the end
   // of the issue logic, stays out of the credit count)
   reg n_took_q;
+  wire credit_many = credit_q > {{(CreditBits-1){1'b0}}, 1'b1};
   always @(posedge clk_i) begin
     n_took_q <= !flush && n_take;
     if (flush) credit_q <= DqDepth[CreditBits-1:0];
     else       credit_q <= credit_q - {{(CreditBits-1){1'b0}}, r_take} + {{(CreditBits-1){1'b0}}, n_took_q};
+    // (one returns, or more than one is left, or the one left stays)
+    credit_nz_q <= flush || n_took_q || credit_many || (credit_nz_q && !r_take);
   end
 
   // The next register (N): the queue's head, split into its tiles. An rw or mmc of
@@ -493,8 +502,8 @@ module tpu_controller #(
   wire [ScrubBits:0] scrub_rows = ScrubRows[ScrubBits:0];
 
   // The fetch's stop, !running || stopping_q, as a register of its own (the next value of
-  // both), so that the fetch buffer's pushes do not wait for the run state's decode.
-  reg fetch_stop_q;
+  // both), so that the fetch buffer's pushes and the front end's flow do not wait for the
+  // run state's decode.
   always @(posedge clk_i) begin
     if (!rst_ni)        fetch_stop_q <= 1'b1;
     else if (begin_run) fetch_stop_q <= 1'b0;
