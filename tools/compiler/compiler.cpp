@@ -26,7 +26,7 @@ CompiledModel Lowering::run() {
     }
     if (last && x.in_ub) store(x.ub, b_, x.item_bytes, "logits");
   }
-  emit("halt");
+  emit(asm_plain(Opcode::HALT));
   CompiledModel out;
   out.batch = b_;
   out.input_bytes = m_->input.size();
@@ -108,21 +108,19 @@ int Lowering::load_params(const std::vector<ActParams>& blocks, const std::strin
     }
     param_data_.insert(param_data_.end(), blk.begin(), blk.end());
   }
-  rhm(ub, rows, "params+" + std::to_string(offset), n_, n_);
+  rhm(ub, rows, {"params", int64_t(offset)}, n_, n_);
   return ub;
 }
 
-int Lowering::add_tiles(const std::string& rw, int count) {
+int Lowering::add_tiles(const AsmInstr& rw) {
   const int first = tiles_.empty() ? 0 : tiles_.back().first + tiles_.back().count;
-  tiles_.push_back({rw, first, count});
+  tiles_.push_back({asm_text(rw), first, int(rw.in.tiles)});
   return first;
 }
 
 int Lowering::weight_tile(size_t l, const QuantLayer& L, int k0, int kcount, int nt) {
-  std::ostringstream s;
-  s << "rw addr=w" << l << "+" << (size_t(k0) * L.out_c + size_t(nt) * n_) << ", stride=" << L.out_c
-    << ", k=" << kcount << ", n=" << std::min(n_, L.out_c - nt * n_);
-  return add_tiles(s.str(), 1);
+  return add_tiles(asm_rw({"w" + std::to_string(l), int64_t(k0) * L.out_c + int64_t(nt) * n_}, L.out_c, kcount,
+                          std::min(n_, L.out_c - nt * n_)));
 }
 
 // An N x N tile (row k, column n) stored once in the weight data at `label`.
@@ -135,9 +133,7 @@ size_t Lowering::tile_data(const std::string& label, const std::vector<int8_t>& 
 }
 
 int Lowering::rw_tile(const std::string& label, size_t offset, int kcount, int ncount) {
-  return add_tiles("rw addr=" + label + "+" + std::to_string(offset) + ", stride=" + std::to_string(n_) +
-                       ", k=" + std::to_string(kcount) + ", n=" + std::to_string(ncount),
-                   1);
+  return add_tiles(asm_rw({label, int64_t(offset)}, n_, kcount, ncount));
 }
 
 // A device-memory row of N bytes equal to zp: the source of padding rows (rhm stride 0).
@@ -147,54 +143,46 @@ std::string Lowering::zero_point_row(int zp) {
   return it->second;
 }
 
-void Lowering::rhm(int ub, int rows, const std::string& addr, long stride, int seglen, int segs, long segstride) {
+void Lowering::rhm(int ub, int rows, const AsmAddr& addr, long stride, int seglen, int segs, long segstride) {
   fits_field(rows, 65536, "the rows of one rhm");
   check_field(stride, 65535, "an rhm row stride");
   check_field(segstride, 65535, "an rhm segment stride");
-  std::ostringstream s;
-  s << "rhm ub=" << ub << ", rows=" << rows << ", addr=" << addr << ", stride=" << stride << ", seglen=" << seglen;
-  if (segs > 1) s << ", segs=" << segs << ", segstride=" << segstride;
-  emit(s.str());
+  AsmInstr x = asm_rhm(ub, rows, addr, stride, seglen);
+  x.in.segs = segs, x.in.segstride = segstride;
+  emit(x);
   body_.back().load_rows = rows;
 }
 
 void Lowering::mmc(int ub, int rows, int acc, bool sw, bool accumulate, int tile, int tiles, int ubstride,
                    int accstride) {
   fits_field(rows, 65536, "the rows of one multiply");
-  std::ostringstream s;
-  s << "mmc ub=" << ub << ", rows=" << rows << ", acc=" << acc << (sw ? ", switch" : "")
-    << (accumulate ? ", accumulate" : "");
-  if (tiles > 1) s << ", tiles=" << tiles << ", ubstride=" << ubstride << ", accstride=" << accstride;
-  emit(s.str(), sw ? tile : -1);
+  AsmInstr x = asm_mmc(ub, rows, acc, sw, accumulate);
+  x.in.tiles = tiles, x.in.ubstride = ubstride, x.in.accstride = accstride;
+  emit(x, sw ? tile : -1);
 }
 
 void Lowering::act(int acc, int ub, int rows, int params, const QuantLayer& L, int pool) {
   fits_field(rows, 65536, "the rows of one act");
-  std::ostringstream s;
-  s << "act acc=" << acc << ", ub=" << ub << ", rows=" << rows << ", params=" << params << ", zp=" << L.out_zp;
-  if (pool > 1) s << ", pool=" << pool;
-  if (L.relu) s << ", relu";
-  emit(s.str());
+  AsmInstr x = asm_act(acc, ub, rows, params, L.out_zp, L.relu);
+  x.in.pool = pool;
+  emit(x);
 }
 
-void Lowering::whm(int ub, int rows, const std::string& addr, long stride, int len, int groups, long gstride) {
+void Lowering::whm(int ub, int rows, const AsmAddr& addr, long stride, int len, int groups, long gstride) {
   fits_field(rows, 65536, "the rows of one whm");
   check_field(stride, 65535, "a row stride in device memory");
-  std::string line = "whm ub=" + std::to_string(ub) + ", rows=" + std::to_string(rows) + ", addr=" + addr +
-                     ", stride=" + std::to_string(stride) + ", len=" + std::to_string(len);
-  if (groups > 1) {
-    check_field(groups, 64, "the groups of one whm");
-    check_field(gstride, 65535, "a group stride in device memory");
-    line += ", groups=" + std::to_string(groups) + ", gstride=" + std::to_string(gstride);
-  }
-  emit(line);
+  check_field(groups, 64, "the groups of one whm");
+  check_field(gstride, 65535, "a group stride in device memory");
+  AsmInstr x = asm_whm(ub, rows, addr, stride, len);
+  x.in.groups = groups, x.in.gstride = gstride;
+  emit(x);
 }
 
 // Column tiles of `rows` rows each (row r of every tile belongs to item r / rows-per-item)
 // to device memory at label, `width` bytes per row.
 void Lowering::store(int ub, int rows, int width, const std::string& label) {
   for (int t = 0; t < ceil_div(width, n_); ++t)
-    whm(ub + t * rows, rows, label + "+" + std::to_string(t * n_), width, std::min(n_, width - t * n_));
+    whm(ub + t * rows, rows, {label, t * n_}, width, std::min(n_, width - t * n_));
   scratch(label, size_t(rows) * size_t(width));
 }
 
@@ -248,7 +236,7 @@ Tensor Lowering::dense(size_t l, const QuantLayer& L, const Tensor& x, const std
       if (!out_label.empty())
         stores = capture([&] {
           for (int nt = nt0; nt < nt0 + g; ++nt)
-            whm(out_ub + nt * b_, b_, out_label + "+" + std::to_string(nt * n_), L.out_c, std::min(n_, L.out_c - nt * n_));
+            whm(out_ub + nt * b_, b_, {out_label, nt * n_}, L.out_c, std::min(n_, L.out_c - nt * n_));
         });
     };
     // The weights as whole N x N tiles, a group's side by side: an rw reads one span.
@@ -263,10 +251,9 @@ Tensor Lowering::dense(size_t l, const QuantLayer& L, const Tensor& x, const std
         const size_t here = tile_data(label, tile);
         if (t == 0) at = here;
       }
-      std::ostringstream rw;
-      rw << "rw addr=" << label << "+" << at << ", stride=" << n_ << ", k=" << k << ", n=" << n;
-      if (g > 1) rw << ", tiles=" << g << ", tstride=" << n_ * n_;
-      return add_tiles(rw.str(), g);
+      AsmInstr rw = asm_rw({label, int64_t(at)}, n_, k, n);
+      if (g > 1) rw.in.tiles = g, rw.in.tstride = n_ * n_;
+      return add_tiles(rw);
     };
     load_input_tile(0);
     for (int nt = 0; nt < nt_count;) {
@@ -321,7 +308,7 @@ int Lowering::input_tiles(const Tensor& x, int kt_count, int k, const std::strin
   const int ub = alloc_ub(kt_count * b_, what);
   for (int kt = 0; kt < kt_count; ++kt) {
     const size_t before = body_.size();
-    rhm(ub + kt * b_, b_, x.label + "+" + std::to_string(kt * n_), x.item_bytes, std::min(n_, k - kt * n_));
+    rhm(ub + kt * b_, b_, {x.label, kt * n_}, x.item_bytes, std::min(n_, k - kt * n_));
     input_loads_.push_back(body_.back());
     body_.resize(before);
   }

@@ -463,17 +463,17 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
           const int gaps = int(runs.size()) + 1;
           const bool whole = kFillRowCycles * rows_in_image * Wq < kInstrCycles * gaps;
           if (!zp.empty() && whole)
-            load(due(b, 0, cb, ph), base, rows_in_image * Wq, [&] { rhm(base, rows_in_image * Wq, zp, 0, n_); });
+            load(due(b, 0, cb, ph), base, rows_in_image * Wq, [&] { rhm(base, rows_in_image * Wq, {zp}, 0, n_); });
           int pad_from = 0;
           auto fill = [&](int to) {
             if (!zp.empty() && !whole && to > pad_from)
               load(due(b, pad_from / Wq, cb, ph), base + pad_from, to - pad_from,
-                   [&] { rhm(base + pad_from, to - pad_from, zp, 0, n_); });
+                   [&] { rhm(base + pad_from, to - pad_from, {zp}, 0, n_); });
           };
           for (const Run& run : runs) {
             fill(run.at);
             load(due(b, run.at / Wq, cb, ph), base + run.at, run.rows, [&] {
-              const std::string from = x.label + "+" + std::to_string(run.offset);
+              const AsmAddr from{x.label, int64_t(run.offset)};
               if (gather)
                 rhm(base + run.at, run.rows, from, long(S) * pixel_bytes, gather->blocks[cb].seglen, gather->blocks[cb].segs,
                     row_bytes);
@@ -549,7 +549,7 @@ Tensor Lowering::conv_taps(size_t l, const QuantLayer& L, const Tensor& x_in, co
           runs.push_back({a, e - a, at});
       }
     for (const Run& run : runs)
-      whm(out + run.ub, run.rows, out_label + "+" + std::to_string(run.at), OC, std::min(n_, OC - nt * n_));
+      whm(out + run.ub, run.rows, {out_label, int64_t(run.at)}, OC, std::min(n_, OC - nt * n_));
   };
 
   // Every chunk's multiplies; a multiply's rows in two halves when nothing else would
@@ -783,7 +783,7 @@ Tensor Lowering::conv_im2col(size_t l, const QuantLayer& L, const Tensor& x_in, 
         for (int py = 0; py < os.h; ++py) {
           const int dy = g / P, dx = g % P, iy = (py * P + dy) * s + ky0;
           const long addr = long(b) * x.item_bytes + (long(iy) * W + dx * s) * C;
-          rhm(im2col + kt * planes * R + g * R + (b * os.h + py) * os.w, os.w, x.label + "+" + std::to_string(addr),
+          rhm(im2col + kt * planes * R + g * R + (b * os.h + py) * os.w, os.w, {x.label, int64_t(addr)},
               long(P) * s * C, row_bytes, nky, long(W) * C);
         }
   }
@@ -836,12 +836,12 @@ Tensor Lowering::padded_copy(size_t l, const QuantLayer& L, const Tensor& x_in) 
     const int pieces = alloc_ub(rows, where_of(l) + ": the rows of its padded copy");
     for (int b = 0; b < b_; ++b)
       emit_item(b, [&] {
-        if (b == 0) rhm(pieces, rows, zero_point_row(L.in_zp), 0, piece);  // the padding rows, once
+        if (b == 0) rhm(pieces, rows, {zero_point_row(L.in_zp)}, 0, piece);  // the padding rows, once
         for (int y = 0; y < H; ++y)
-          rhm(pieces + y * per_row, per_row - 1, x.label + "+" + std::to_string(long(b) * x.item_bytes + y * row), piece,
+          rhm(pieces + y * per_row, per_row - 1, {x.label, int64_t(long(b) * x.item_bytes + y * row)}, piece,
               piece);
         // (not the last padding row: the scratch starts as the zero point)
-        whm(pieces, rows - 1, label + "+" + std::to_string(long(b) * item + (long(L.pad_t) * Wp + L.pad_l) * C), piece,
+        whm(pieces, rows - 1, {label, int64_t(long(b) * item + (long(L.pad_t) * Wp + L.pad_l) * C)}, piece,
             piece);
       });
     return {false, label, int(item), 0};
@@ -858,18 +858,18 @@ Tensor Lowering::padded_copy(size_t l, const QuantLayer& L, const Tensor& x_in) 
       const int ub0 = stage + ((b * H) % ring) * urows;
       const long to0 = long(b) * item + (long(L.pad_t) * Wp + L.pad_l) * C;
       if (whole) {
-        rhm(ub0, H * urows, x.label + "+" + std::to_string(long(b) * x.item_bytes), n_, n_);
+        rhm(ub0, H * urows, {x.label, int64_t(long(b) * x.item_bytes)}, n_, n_);
         for (int y0 = 0; y0 < H; y0 += 64)
-          whm(ub0 + y0 * urows, urows, label + "+" + std::to_string(to0 + y0 * gstride), n_, n_, std::min(64, H - y0),
+          whm(ub0 + y0 * urows, urows, {label, int64_t(to0 + y0 * gstride)}, n_, n_, std::min(64, H - y0),
               gstride);
         return;
       }
       for (int y = 0; y < H; ++y) {
         const int ub = stage + ((b * H + y) % ring) * urows;
-        rhm(ub, urows, x.label + "+" + std::to_string(long(b) * x.item_bytes + y * row), n_, n_);
+        rhm(ub, urows, {x.label, int64_t(long(b) * x.item_bytes + y * row)}, n_, n_);
         const long to = long(b) * item + (long(y + L.pad_t) * Wp + L.pad_l) * C;
-        if (full) whm(ub, full, label + "+" + std::to_string(to), n_, n_);
-        if (rest) whm(ub + full, 1, label + "+" + std::to_string(to + long(full) * n_), n_, rest);
+        if (full) whm(ub, full, {label, int64_t(to)}, n_, n_);
+        if (rest) whm(ub + full, 1, {label, int64_t(to + long(full) * n_)}, n_, rest);
       }
     });
   return {false, label, int(item), 0};

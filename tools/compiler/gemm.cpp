@@ -7,6 +7,7 @@
 
 #include "compiler/compiler.hpp"
 #include "isa/act_block.hpp"
+#include "isa/asm_text.hpp"
 
 namespace tessera::compiler {
 
@@ -18,13 +19,13 @@ namespace {
 class GemmBody {
  public:
   explicit GemmBody(int depth) : depth_(depth) {}
-  void line(const std::string& s) { body_.push_back({s, -1}); }
-  int tile(const std::string& rw) {
-    tiles_.push_back(rw);
+  void line(const AsmInstr& x) { body_.push_back({asm_text(x), -1}); }
+  int tile(const AsmInstr& rw) {
+    tiles_.push_back(asm_text(rw));
     return int(tiles_.size()) - 1;
   }
-  void mmc(const std::string& s, int switch_to = -1) {
-    body_.push_back({s, switch_to < 0 ? -1 : switch_to + depth_ - 1});
+  void mmc(const AsmInstr& x, int switch_to = -1) {
+    body_.push_back({asm_text(x), switch_to < 0 ? -1 : switch_to + depth_ - 1});
   }
   // Loads the weight tiles up to this one now (so the DMA brings them before what follows).
   void load_now(int tile) { body_.push_back({"", tile}); }
@@ -48,8 +49,6 @@ class GemmBody {
   std::vector<Entry> body_;
   std::vector<std::string> tiles_;
 };
-
-std::string num(long v) { return std::to_string(v); }
 
 }  // namespace
 
@@ -88,16 +87,13 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
   GemmBody body(lookahead);
   auto load_a = [&](int c, int kt, int r0, int rows) {  // rows [r0, r0 + rows) of chunk c, K tile kt
     const long m0 = long(c) * chunk + r0;
-    body.line("rhm ub=" + num(ub_a(c) + kt * chunk + r0) + ", rows=" + num(rows) + ", addr=a+" +
-              num(m0 * k + kt * T) + ", stride=" + num(k) + ", seglen=" + num(std::min(T, k - kt * T)));
+    body.line(asm_rhm(ub_a(c) + kt * chunk + r0, rows, {"a", m0 * k + kt * T}, k, std::min(T, k - kt * T)));
   };
   auto weight = [&](int kt, int nt) {
-    return body.tile("rw addr=b+" + num(long(kt) * T * n + nt * T) + ", stride=" + num(n) +
-                     ", k=" + num(std::min(T, k - kt * T)) + ", n=" + num(std::min(T, n - nt * T)));
+    return body.tile(asm_rw({"b", long(kt) * T * n + nt * T}, n, std::min(T, k - kt * T), std::min(T, n - nt * T)));
   };
   auto mmc_line = [&](int c, int kt, int r0, int rows, int acc, bool sw) {
-    return "mmc ub=" + num(ub_a(c) + kt * chunk + r0) + ", rows=" + num(rows) + ", acc=" + num(acc + r0) +
-           (sw ? ", switch" : "") + (kt ? ", accumulate" : "");
+    return asm_mmc(ub_a(c) + kt * chunk + r0, rows, acc + r0, sw, kt > 0);
   };
   auto mmc = [&](int c, int kt, int rows, int acc, bool sw, int tile) {  // all rows of chunk c
     body.mmc(mmc_line(c, kt, 0, rows, acc, sw), sw ? tile : -1);
@@ -106,7 +102,7 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
   // first act.
   bool params_loaded = false;
   auto load_params = [&] {
-    if (!params_loaded) body.line("rhm ub=0, rows=" + num(params) + ", addr=params, stride=" + num(T));
+    if (!params_loaded) body.line(asm_rhm(0, params, {"params"}, T, T));
     params_loaded = true;
   };
   // A column tile's act and whm follow its last multiply in the program: they issue at
@@ -115,9 +111,8 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
     const long m0 = long(c) * chunk;
     const int ub = ub_c + nt * chunk;
     load_params();
-    body.line("act acc=" + num(acc) + ", ub=" + num(ub) + ", rows=" + num(rows) + ", params=" + num(int(kActParamRows) * nt));
-    body.line("whm ub=" + num(ub) + ", rows=" + num(rows) + ", addr=c+" + num(m0 * n + nt * T) +
-              ", stride=" + num(n) + ", len=" + num(std::min(T, n - nt * T)));
+    body.line(asm_act(acc, ub, rows, int(kActParamRows) * nt, 0, false));
+    body.line(asm_whm(ub, rows, {"c", m0 * n + nt * T}, n, std::min(T, n - nt * T)));
   };
 
   // The first multiply starts on the first N rows of A: its weight tile and those rows
@@ -173,7 +168,7 @@ GemmProgram gemm_program(const Config& cfg, int m, int k, int n, int32_t multipl
     }
     while (ahead && next_load < kt_count) load_ahead();
   }
-  body.line("halt");
+  body.line(asm_plain(Opcode::HALT));
 
   std::ostringstream s;
   s << "; GEMM " << m << "x" << k << "x" << n << " for " << cfg.summary() << " (tpu-bench)\n.text\n"

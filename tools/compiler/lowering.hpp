@@ -13,6 +13,7 @@
 
 #include "compiler/compiler.hpp"
 #include "isa/act_block.hpp"
+#include "isa/asm_text.hpp"
 
 namespace tessera::compiler::detail {
 
@@ -60,7 +61,7 @@ class Lowering {
   };
 
   // compiler.cpp: allocation, instructions, data
-  void emit(const std::string& s, int tile = -1) { body_.push_back({s, tile}); }
+  void emit(const AsmInstr& x, int tile = -1) { body_.push_back({asm_text(x), tile}); }
   void need_ub(int rows, const std::string& what) const;
   int alloc_ub(int rows, const std::string& what);
   bool ub_room(int rows) const { return low_ + rows <= low_end_ || cursor_ + rows <= int(cfg_->ub_rows); }
@@ -74,7 +75,7 @@ class Lowering {
   size_t tile_data(const std::string& label, const std::vector<int8_t>& tile);  // byte offset at label
   int rw_tile(const std::string& label, size_t offset, int kcount, int ncount);  // the tile's index
   std::string zero_point_row(int zp);
-  void rhm(int ub, int rows, const std::string& addr, long stride, int seglen, int segs = 1, long segstride = 0);
+  void rhm(int ub, int rows, const AsmAddr& addr, long stride, int seglen, int segs = 1, long segstride = 0);
   // (tiles > 1: one instruction for that many multiplies, tile t on rows ub + t * ubstride
   // into acc + t * accstride, each with its own switch)
   void mmc(int ub, int rows, int acc, bool sw, bool accumulate, int tile, int tiles = 1, int ubstride = 0,
@@ -82,7 +83,7 @@ class Lowering {
   void act(int acc, int ub, int rows, int params, const nn::QuantLayer& L, int pool);
   // (groups > 1: that many groups of `rows` rows, group g from UB row ub + g * rows to
   // addr + g * gstride)
-  void whm(int ub, int rows, const std::string& addr, long stride, int len, int groups = 1, long gstride = 0);
+  void whm(int ub, int rows, const AsmAddr& addr, long stride, int len, int groups = 1, long gstride = 0);
   void store(int ub, int rows, int width, const std::string& label);
   std::string scratch(const std::string& label, size_t bytes, int fill = 0);
   Tensor flatten(const Tensor& x, size_t l);
@@ -124,7 +125,7 @@ class Lowering {
     int first, count;  // the tiles it loads (indices in program order)
   };
   std::vector<TileLoad> tiles_;
-  int add_tiles(const std::string& rw, int count);  // the first's index
+  int add_tiles(const AsmInstr& rw);  // the first tile's index
   std::vector<uint8_t> param_data_;
   std::vector<std::pair<std::string, std::vector<int8_t>>> blobs_;  // weight data: label, bytes
   struct Buffer {
