@@ -157,7 +157,18 @@ module tpu_act_seq #(
     young_q <= younger;
     hit_q   <= loaded_hit;
   end
-  wire p_grant   = state_q == StParams && !young_q && !hit_q && prd_q != TPU_ACT_PARAM_ROWS && ubr_grant_i;
+  // The parameter rows are being read (StParams, neither younger nor a hit, rows left):
+  // a register of its own, set at the take from the values young_q and hit_q take and
+  // cleared with the last row's grant (StParams is left only after the last row is
+  // written), so that port B's claim, and the DMA-out's grant behind it, start at a
+  // flip-flop.
+  reg  pclaim_q;
+  wire p_grant   = pclaim_q && ubr_grant_i;
+  always @(posedge clk_i) begin
+    if (!rst_ni)     pclaim_q <= 1'b0;
+    else if (take)   pclaim_q <= !younger && !loaded_hit;
+    else if (p_grant && prd_q == TPU_ACT_PARAM_ROWS - 4'd1) pclaim_q <= 1'b0;
+  end
   // a row is read this cycle; one an older mmc has still to write waits (chaining)
   reg  moved_q;   // a row was read last cycle: rd_addr_q is acc_chk_next_o's row
   wire acc_wait  = moved_q ? acc_wait_next_i : acc_wait_i;
@@ -273,7 +284,7 @@ module tpu_act_seq #(
 
   assign q_ready_o   = state_q == StIdle;
   assign busy_o      = state_q != StIdle;
-  assign ubr_valid_o = state_q == StParams && !young_q && !hit_q && prd_q != TPU_ACT_PARAM_ROWS;
+  assign ubr_valid_o = pclaim_q;
   assign ubr_addr_o  = params + {{(UbBits - 4){1'b0}}, prd_q};
   assign param_we_o  = pwe_q;
   assign param_row_o = pwr_q;
