@@ -542,6 +542,12 @@ module tpu_controller #(
     end
   end
 
+  // A failed run ended a cycle ago: the PC and the instruction count become the fault's
+  // then, so that the end's decision (every unit idle) stays off their registers; a host
+  // reads them many cycles after the state changes.
+  reg fail_end_q;
+  always @(posedge clk_i) fail_end_q <= rst_ni && drained && err_q;
+
   always @(posedge clk_i) begin
     if (running) begin
       err_code_q <= f_code;
@@ -554,7 +560,7 @@ module tpu_controller #(
       has_active_q <= 1'b0;
     end else begin
       if (head) pc_q <= {d_pc_q[31:4], 4'd0};
-      if (drained && err_q) pc_q <= {err_pc_q[31:4], 4'd0};
+      if (fail_end_q) pc_q <= {err_pc_q[31:4], 4'd0};
       if (issue_rw) tiles_q <= tiles_q + 1'b1;
       if (issue_sw) begin
         tiles_q      <= tiles_q - 1'b1;
@@ -629,9 +635,8 @@ module tpu_controller #(
   // Events are registered before they are added (issue and the 64-bit adds are a cycle
   // each); a run's last events land the cycle after it ends, long before a host reads.
   // A failed run's instruction count (the instructions before the fault) replaces the
-  // count a cycle after the run ends, so that the end's decision stays off the counter.
-  reg fail_end_q;
-  always @(posedge clk_i) fail_end_q <= rst_ni && drained && err_q;
+  // count a cycle after the run ends (fail_end_q, above), so that the end's decision
+  // stays off the counter.
   genvar c;
   generate
     for (c = 0; c < Counters; c = c + 1) begin : g_count
