@@ -226,18 +226,27 @@ TEST_CASE("disassembled source reassembles to the identical image", "[asm]") {
   CHECK(disassemble_listing(*r.image).find("mmc switch, ub=0, rows=64, acc=0") != std::string::npos);
 }
 
+namespace {
+
+// Random values for every field of in's opcode; a field with a fixed default keeps the
+// one it has one time in `keep` (0: never).
+void random_fields(Instr& in, std::mt19937_64& rng, unsigned keep = 0) {
+  for (const auto& f : find_op(in.op)->fields) {
+    std::uniform_int_distribution<int64_t> d(f.min_value(), f.max_value());
+    if (!keep || !f.fixed_default() || rng() % keep) in.*(f.member) = d(rng);
+  }
+}
+
+}  // namespace
+
 TEST_CASE("random instructions survive format -> assemble -> encode", "[asm]") {
   const Config cfg = test::config_n(32);
   std::mt19937_64 rng(test::test_seed());
   int checked = 0;
   for (int trial = 0; trial < 3000; ++trial) {
-    const OpSpec& op = isa_table()[trial % isa_table().size()];
     Instr in;
-    in.op = op.op;
-    for (const auto& f : op.fields) {
-      std::uniform_int_distribution<int64_t> d(f.min_value(), f.max_value());
-      in.*(f.member) = d(rng);
-    }
+    in.op = isa_table()[trial % isa_table().size()].op;
+    random_fields(in, rng);
     if (check_static(in, cfg).code != ErrorCode::None) continue;  // the assembler rejects those
     const AsmResult r = assemble(format_instr(in) + "\n", cfg);
     INFO(format_instr(in) << "\n" << r.diags.format());
@@ -258,10 +267,7 @@ TEST_CASE("asm_text: built instructions, with labelled addresses, assemble to th
   for (int trial = 0; trial < 3000; ++trial) {
     const OpSpec& op = isa_table()[trial % isa_table().size()];
     AsmInstr x = asm_plain(op.op);
-    for (const auto& f : op.fields) {
-      std::uniform_int_distribution<int64_t> d(f.min_value(), f.max_value());
-      if (!f.fixed_default() || rng() % 3) x.in.*(f.member) = d(rng);  // else its default, left out
-    }
+    random_fields(x.in, rng, 3);  // (a default kept is left out of the text)
     const bool labelled = find_field(op, "addr") && rng() % 2;
     if (labelled) x.addr_label = "buf", x.in.addr %= 0x10000;
     const uint32_t buf_at = 0x20000;
