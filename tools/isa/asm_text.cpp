@@ -61,13 +61,11 @@ AsmInstr asm_plain(Opcode op) { return of(op); }
 std::string asm_text(const AsmInstr& x) {
   const OpSpec* spec = find_op(x.in.op);
   if (!spec) throw std::out_of_range("asm_text: unknown opcode");
+  encode(x.in);  // (the table's range check, which names the operand)
   std::string s = spec->mnemonic;
   bool first = true;
   for (const FieldSpec& f : spec->fields) {
     const int64_t v = x.in.*(f.member);
-    if (v < f.min_value() || v > f.max_value())
-      throw std::out_of_range(std::string(spec->mnemonic) + ": " + f.name + "=" + std::to_string(v) + " outside " +
-                              std::to_string(f.min_value()) + ".." + std::to_string(f.max_value()));
     const std::optional<int64_t> deflt = f.fixed_default();
     if (deflt && *deflt == v) continue;  // (a flag's default is off)
     std::string item = f.name;

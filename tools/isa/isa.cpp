@@ -72,8 +72,8 @@ Word encode(const Instr& in) {
   for (const auto& f : spec->fields) {
     int64_t v = in.*(f.member);
     if (v < f.min_value() || v > f.max_value()) {
-      throw std::out_of_range(std::string("encode: field '") + f.name + "' of " + spec->mnemonic +
-                              " out of range");
+      throw std::out_of_range(std::string(spec->mnemonic) + ": " + f.name + "=" + std::to_string(v) + " outside " +
+                              std::to_string(f.min_value()) + ".." + std::to_string(f.max_value()));
     }
     uint64_t raw = static_cast<uint64_t>(v - f.bias) & ((uint64_t{1} << f.width) - 1);
     w |= static_cast<Word>(raw) << f.lsb;

@@ -68,7 +68,8 @@ const FieldSpec* find_field(const OpSpec& spec, std::string_view name);
 // Bits an opcode does not use: they must be zero in a legal instruction.
 Word reserved_mask(const OpSpec& spec);
 
-// Fields must be within min_value()..max_value(); throws std::out_of_range otherwise.
+// Fields must be within min_value()..max_value(); throws std::out_of_range otherwise
+// ("rhm: rows=70000 outside 1..65536").
 Word encode(const Instr& in);
 
 enum class DecodeResult { Ok, ReservedOpcode, ReservedBits };
