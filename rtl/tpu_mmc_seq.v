@@ -102,6 +102,10 @@ module tpu_mmc_seq #(
   localparam integer GapOkInt = (N >= 2) ? N - 2 : 0;   // gap_q + 1 >= LoadGap
   localparam [GapBits-1:0] GapOk = GapOkInt[GapBits-1:0];
   wire shadow_ready = full_q || load_start;
+  // sw_ok_q: !switch_q || full_q (the current row needs no tile, or the shadow holds one),
+  // a flag of its own from the values they are about to take, so that the grant is one
+  // LUT of flip-flops (and the tile flag)
+  reg  sw_ok_q;
   // Younger than a reported fault, a register: the comparison at take (of the queue's
   // head) and then of the current instruction's pc, so that no 32-bit comparison lies
   // between the queue and the retirements. A cycle late at most, and never wrong about
@@ -121,11 +125,15 @@ module tpu_mmc_seq #(
   // stop_q: no row this cycle, for that bubble or as drop_cur (first_q && cur_young_q),
   // a flag of its own from the values they are about to take.
   reg  stop_q;
-  wire row_ok      = cur_q && (!switch_q || shadow_ready) && !stop_q;
+  wire row_ok      = cur_q && (sw_ok_q || load_start) && !stop_q;
   wire grant       = row_ok && ubr_grant_i;
   wire last_row    = last_row_q;
   wire done        = grant && last_row;
   wire take        = q_valid_i && (!cur_q || done);
+  // The streamed instruction's registers move on take || grant, written without the
+  // take (whose queue pop waits for the grant): the grant, or an idle sequencer with a
+  // head; which value they take is then the take's choice, on their data inputs.
+  wire step        = grant || (q_valid_i && !cur_q);
   wire younger, cur_younger;
   tpu_younger #(.PcBits(PcBits)) u_younger (
       .err_valid_i, .err_pc_i, .pc_i(q_pc_i), .younger_o(younger));
@@ -160,7 +168,7 @@ module tpu_mmc_seq #(
     stop_q      <= rst_ni && (take ? younger || (cur_q && q_instr_i[TPU_MMC_ACCUMULATE_LSB] &&
                                                     q_instr_i[TPU_MMC_ACC_LSB +: AccBits] == acc_q)
                                    : first_q && !grant && cur_younger);
-    if (take) begin
+    if (step && take) begin
       first_q    <= 1'b1;
       ub_q       <= q_instr_i[TPU_MMC_UB_LSB +: UbBits];   // decode checked the ranges
       acc_q      <= q_instr_i[TPU_MMC_ACC_LSB +: AccBits];
@@ -170,7 +178,7 @@ module tpu_mmc_seq #(
       switch_q   <= q_instr_i[TPU_MMC_SWITCH_LSB];
       slot_q     <= q_slot_i;
       pc_q       <= q_pc_i;
-    end else if (grant) begin
+    end else if (step) begin   // (a grant)
       first_q  <= 1'b0;
       ub_q     <= ub_q + 1'b1;
       acc_q    <= acc_q + 1'b1;
@@ -179,6 +187,10 @@ module tpu_mmc_seq #(
       switch_q <= 1'b0;
     end
   end
+
+  wire switch_n = take ? q_instr_i[TPU_MMC_SWITCH_LSB] : grant ? 1'b0 : switch_q;
+  wire full_n   = rst_ni && !clear_i && !(grant && switch_q) && (load_start || full_q);
+  always @(posedge clk_i) sw_ok_q <= !switch_n || full_n;
 
   // The counters' row event a cycle late, from a register: the grant's logic then
   // stays beside this sequencer's registers rather than reaching for the counters.
