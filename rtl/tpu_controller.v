@@ -145,8 +145,11 @@ module tpu_controller #(
   // register, since it clears the units far across the core (clear_o), starts the fetch
   // and resets the counters. (It is high for one cycle: the run begins at its edge.)
   reg  begin_q;
+  // The run drained a cycle ago: scrubbing begins now, a register, so that the drain's
+  // decision (every unit idle) sets the state and not also the scrub's address.
+  reg  scrub_go_q;
   always @(posedge clk_i)
-    begin_q <= rst_ni && start_pending_q && !scrub_q && !running && !begin_q;
+    begin_q <= rst_ni && start_pending_q && !scrub_q && !scrub_go_q && !running && !begin_q;
   wire begin_run = begin_q;
 
   // ---- front end: fetch register, decode, decoded queue, next and decode registers -----
@@ -521,7 +524,10 @@ module tpu_controller #(
       scrub_addr_q    <= {ScrubBits{1'b0}};
     end else begin
       if (start_i && !running) start_pending_q <= 1'b1;
-      if (scrub_q) begin
+      if (scrub_go_q) begin
+        scrub_q      <= 1'b1;
+        scrub_addr_q <= {ScrubBits{1'b0}};
+      end else if (scrub_q) begin
         scrub_addr_q <= scrub_addr_q + 1'b1;
         if ({1'b0, scrub_addr_q} == scrub_rows - 1'b1) scrub_q <= 1'b0;
       end
@@ -533,11 +539,7 @@ module tpu_controller #(
       end else if (running) begin
         err_q <= f_any;
         if (bad || halting || f_any) stopping_q <= 1'b1;
-        if (drained) begin
-          state_q      <= err_q ? TPU_STATE_ERROR : TPU_STATE_DONE;
-          scrub_q      <= 1'b1;
-          scrub_addr_q <= {ScrubBits{1'b0}};
-        end
+        if (drained) state_q <= err_q ? TPU_STATE_ERROR : TPU_STATE_DONE;
       end
     end
   end
@@ -547,6 +549,7 @@ module tpu_controller #(
   // reads them many cycles after the state changes.
   reg fail_end_q;
   always @(posedge clk_i) fail_end_q <= rst_ni && drained && err_q;
+  always @(posedge clk_i) scrub_go_q <= rst_ni && drained;
 
   always @(posedge clk_i) begin
     if (running) begin
