@@ -318,18 +318,18 @@ module tpu_controller #(
   function automatic unit_op(input [3:0] o);
     unit_op = o == TPU_OP_RHM || o == TPU_OP_WHM || o == TPU_OP_RW || o == TPU_OP_MMC || o == TPU_OP_ACT;
   endfunction
-  // D's error code (its static error, else the weight-FIFO rule's): decided as D is
-  // loaded, like d_unit_ok_q below, so that the error registers' choice is no decode deep
-  reg  [3:0] head_err_q;
-
   wire head      = flow && d_valid_q;
   // D's kind, decided as D is loaded (d_unit_ok_q, below, for the unit instructions):
   // a legal instruction the controller retires itself, and whether that waits for all.
   reg  d_plain_q, d_waits_q;
   reg  d_unit_ok_q;
-  // (head_err_q != TPU_ERR_NONE, from registers: the weight-FIFO state a unit
-  // instruction's check used changes only when D issues)
+  // D is neither: its static error, or a unit instruction the weight-FIFO rule stops
+  // (the weight-FIFO state its check used changes only when D issues)
   wire bad       = head && !d_unit_ok_q && !d_plain_q;
+  // D's error code, from those registers only (no register of its own, whose load
+  // would wait for this cycle's issue)
+  wire [3:0] head_err = d_err_q != TPU_ERR_NONE ? d_err_q :
+                        !d_unit_ok_q && !d_plain_q ? TPU_ERR_WEIGHT_FIFO : TPU_ERR_NONE;
   wire sb_ready, sb_busy;
   wire [SlotBits-1:0] sb_slot;
   wire [Slots-1:0] sb_may_fault, sb_used;
@@ -497,7 +497,7 @@ module tpu_controller #(
   wire [3:0]  o_code = o_u_wins ? u_code_q : err_code_q;
   wire [31:0] o_pc   = o_u_wins ? u_pc_q : err_pc_q;
   wire        f_any  = o_any || bad;
-  wire [3:0]  f_code = o_any ? o_code : head_err_q;
+  wire [3:0]  f_code = o_any ? o_code : head_err;
   wire [31:0] f_pc   = o_any ? o_pc : d_pc_q;
 
   wire drained = running && stopping_q && !sb_busy && !fetch_busy_i && &unit_idle_i;
@@ -587,8 +587,6 @@ module tpu_controller #(
       d_waits_q   <= x_op == TPU_OP_SYNC || x_op == TPU_OP_HALT;
       d_unit_ok_q <= x_err == TPU_ERR_NONE && unit_op(x_op) &&
                      !wf_bad(x_op, x_sw, tiles_all_d, tiles_none_d, active_d);
-      head_err_q  <= x_err != TPU_ERR_NONE ? x_err :
-                     wf_bad(x_op, x_sw, tiles_all_d, tiles_none_d, active_d) ? TPU_ERR_WEIGHT_FIFO : TPU_ERR_NONE;
     end
   end
 
@@ -674,8 +672,7 @@ module tpu_controller #(
   assign pc_o          = pc_q;
   assign run_end_o     = drained;
 
-  wire unused = ^{entry_i[3:0],   // instructions are 16-byte aligned
-                  d_err_q};       // (in head_err_q, decided as D is loaded)
+  wire unused = ^{entry_i[3:0]};   // instructions are 16-byte aligned
 endmodule
 
 `default_nettype wire
