@@ -62,7 +62,7 @@ class RtlBackend : public Backend {
 };
 
 std::unique_ptr<Backend> make(const Config& cfg, const DeviceOptions& opts) {
-  return with_core(cfg, TESSERA_SOURCE_DIR, [&](auto tag) -> std::unique_ptr<Backend> {
+  return with_core(cfg, [&](auto tag) -> std::unique_ptr<Backend> {
     return std::make_unique<RtlBackend<typename decltype(tag)::type>>(cfg, opts);
   });
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The RTL backend of the host driver: programs run on the Verilated tpu_core of the
-// configuration (one is built for each file in configs/), in the C++ harness.
+// configuration (one is built for each shipped core, configs/cores.yaml), in the C++ harness.
 #pragma once
 
 #include "driver/device.hpp"

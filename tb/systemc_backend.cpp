@@ -4,10 +4,8 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "Vtb_core_n16.h"
-#include "Vtb_core_n4.h"
-#include "Vtb_core_n8.h"
 #include "core_dispatch.hpp"
+#include "shipped_tb_models.hpp"
 #include "testbench.hpp"
 
 namespace tessera::tb {
@@ -73,8 +71,8 @@ std::unique_ptr<Backend> make(const Config& cfg, const DeviceOptions& opts) {
     throw DriverError("--wave-from/--wave-to need --backend rtl; the SystemC backend writes whole runs");
   // SystemC prints its banner when the first module is made; keep tool output clean.
   setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
-  return sim::with_core_of<Vtb_core_n4, Vtb_core_n8, Vtb_core_n16>(
-      cfg, TESSERA_SOURCE_DIR, [&](auto tag) -> std::unique_ptr<Backend> {
+  return sim::with_core_of<TESSERA_SHIPPED_CORE_CLASSES(Vtb_core_)>(
+      cfg, [&](auto tag) -> std::unique_ptr<Backend> {
         return std::make_unique<SystemCBackend<typename decltype(tag)::type>>(cfg, opts);
       });
 }

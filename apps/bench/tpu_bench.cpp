@@ -25,6 +25,7 @@
 
 #include "Vcore_n16.h"
 #include "Vcore_n8.h"
+#include "shipped_cores.hpp"
 #ifdef TESSERA_BENCH_THREADS
 #include "Vcore_n16_mt.h"
 #endif
@@ -362,7 +363,8 @@ int run_bench(int argc, char** argv) {
       }
     }
     std::filesystem::create_directories(out);
-    const Config n8 = load_config_file(src("configs/n8.yaml")), n16 = load_config_file(src("configs/default.yaml"));
+    const Config n8 = load_config_file(src(shipped_core("n8").config));
+    const Config n16 = load_config_file(src(shipped_core("n16").config));
     bool ok = true;
     Json gemm, layers, nets, speed;
     if (!only_layer.empty()) {

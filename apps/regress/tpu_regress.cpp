@@ -120,14 +120,16 @@ int main(int argc, char** argv) {
 #ifdef TESSERA_COVERAGE
       throw cli::CliError{"the coverage build has the full N = 4 core only"};
 #else
-      const std::string built_for = core == "small" ? "configs/icebreaker.yaml" : "configs/n4.yaml";
-      if (!same_core(cfg, load_config_file(std::string(TESSERA_SOURCE_DIR "/") + built_for)))
-        throw cli::CliError{"--core " + core + " is built for " + built_for + " only, not " + cfg.summary()};
+      const ShippedCore model = core == "small"
+          ? ShippedCore{"small_icebreaker", TESSERA_small_icebreaker_CONFIG, TESSERA_small_icebreaker_PARAMS}
+          : ShippedCore{"core_n4_serial_act", TESSERA_core_n4_serial_act_CONFIG, TESSERA_core_n4_serial_act_PARAMS};
+      if (!built_for(cfg, model))
+        throw cli::CliError{"--core " + core + " is built for " + model.config + " only, not " + cfg.summary()};
       if (core == "small") regress(CoreTag<Vsmall_icebreaker>{});
       else regress(CoreTag<Vcore_n4_serial_act>{});
 #endif
     } else {
-      with_core(cfg, TESSERA_SOURCE_DIR, regress);
+      with_core(cfg, regress);
     }
     std::printf("\n%-22s %6s %6s %6s %14s %12s\n", "programs", "runs", "pass", "fail", "instructions",
                 "RTL cycles");

@@ -18,6 +18,7 @@
 #include "isa/act_block.hpp"
 #include "differential.hpp"
 #include "progen/random_program.hpp"
+#include "shipped_cores.hpp"
 #include "test_seed.hpp"
 
 using namespace tessera;
@@ -26,12 +27,12 @@ using namespace tessera::sim;
 namespace {
 
 template <class V> struct CoreConfig;
-template <> struct CoreConfig<Vcore_n4> { static constexpr const char* file = "configs/n4.yaml"; };
-template <> struct CoreConfig<Vcore_n16> { static constexpr const char* file = "configs/default.yaml"; };
+template <> struct CoreConfig<Vcore_n4> { static constexpr const char* name = "n4"; };
+template <> struct CoreConfig<Vcore_n16> { static constexpr const char* name = "n16"; };
 
 template <class V>
 Config core_config() {
-  return load_config_file(std::string(TESSERA_SOURCE_DIR) + "/" + CoreConfig<V>::file);
+  return load_config_file(std::string(TESSERA_SOURCE_DIR) + "/" + shipped_core(CoreConfig<V>::name).config);
 }
 
 SimOptions random_timing(std::mt19937& rng, const Config& cfg) {
@@ -175,7 +176,7 @@ TEST_CASE("the firmware examples run on the N=16 core as on the model", "[rtl][c
 }
 
 TEST_CASE("a wedged weight FIFO produces the watchdog report, not a hang", "[rtl][core][watchdog]") {
-  Config cfg = load_config_file(std::string(TESSERA_SOURCE_DIR) + "/configs/n4.yaml");
+  Config cfg = core_config<Vcore_n4>();
   SimOptions opt;
   opt.watchdog_cycles = 2000;
   CoreSim<Vcore_n4_wedged> sim(cfg, opt);

@@ -2,8 +2,14 @@
 // Configuration loading and validation errors (each with its file:line:col).
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include "config/config.hpp"
 #include "helpers.hpp"
+#include "util/file_io.hpp"
 
 using namespace tessera;
 
@@ -109,4 +115,55 @@ TEST_CASE("the fingerprint covers architecture, not testbench timing", "[config]
     c.*field *= 2;
     CHECK(c.fingerprint() != a.fingerprint());
   }
+}
+
+TEST_CASE("a configuration's core parameters are tpu_core's, with the file's values", "[config]") {
+  const Config c = parse_config(kValid, "cfg.yaml");
+  const std::vector<std::string> want = {"-GArraySize=8", "-GUbRows=256",    "-GAccRows=128", "-GWfifoDepth=2",
+                                         "-GDmaWidth=64", "-GDramBytes=65536", "-GGatherSegs=3"};
+  CHECK(core_params(c) == want);  // (gather_segs: the default, 3)
+  CHECK(core_param_flags(c) ==
+        "-GArraySize=8 -GUbRows=256 -GAccRows=128 -GWfifoDepth=2 -GDmaWidth=64 -GDramBytes=65536 -GGatherSegs=3");
+  // every name is a parameter of the core's top
+  const std::string top = read_file_text(test::source_path("rtl/tpu_core.v"));
+  for (const std::string& p : want) {
+    const std::string name = p.substr(2, p.find('=') - 2);
+    INFO(name);
+    CHECK(top.find("parameter integer " + name + " ") != std::string::npos);
+  }
+}
+
+TEST_CASE("the shipped core list names each core's configuration", "[config]") {
+  const std::vector<CoreListEntry> cores =
+      load_core_list(test::source_path("configs/cores.yaml"), TESSERA_SOURCE_DIR);
+  REQUIRE(!cores.empty());
+  for (const CoreListEntry& c : cores) {
+    INFO(c.name);
+    CHECK_NOTHROW(load_config_file(test::source_path(c.config)));
+  }
+  CHECK(cores.front().name == "n4");
+  CHECK(cores.front().config == "configs/n4.yaml");
+}
+
+TEST_CASE("core list errors name the file, line, column and the problem", "[config]") {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("tessera_cores_" + std::to_string(::getpid()) + ".yaml")).string();
+  auto list_error = [&](const std::string& text) {
+    std::ofstream(path) << text;
+    try {
+      load_core_list(path, TESSERA_SOURCE_DIR);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  CHECK(list_error("n4: configs/n4.yaml\nN-8: configs/n8.yaml\n") ==
+        path + ":2:1: error: core name 'N-8' must be lowercase letters, digits and '_' (it names classes)");
+  CHECK(list_error("n4: configs/n4.yaml\nn4: configs/n8.yaml\n") == path + ":2:1: error: core 'n4' is listed twice");
+  CHECK(list_error("n4: configs/none.yaml\n") ==
+        path + ":1:5: error: core 'n4': no configuration file configs/none.yaml in " + TESSERA_SOURCE_DIR);
+  CHECK(list_error("n4: [a, b]\n") == path + ":1:5: error: core 'n4': the value must be a configuration file");
+  CHECK(list_error("- n4\n") == path + ":1:1: error: the core list must be a mapping of name: configuration file");
+  CHECK(list_error("n4: configs/n4.yaml\nn8: configs/n8.yaml\n") == "(no error)");
+  std::filesystem::remove(path);
 }

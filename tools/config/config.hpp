@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace tessera {
 
@@ -51,5 +52,22 @@ void validate_config(const Config& cfg);
 
 // The configuration file the tools use when none is given.
 std::string default_config_path();
+
+// The core's Verilog parameters a configuration sets (tpu_core's names), as Verilator and
+// Yosys arguments: "-GArraySize=16", "-GUbRows=4096", ... The one mapping from
+// configuration keys to RTL parameters (the board keys are the board build's own).
+std::vector<std::string> core_params(const Config& cfg);
+// The same, space-separated: what identifies a Verilated core.
+std::string core_param_flags(const Config& cfg);
+
+// configs/cores.yaml: the shipped cores, each a name and its configuration file
+// (relative to the source tree), in the file's order.
+struct CoreListEntry {
+  std::string name;
+  std::string config;
+};
+// Reads and checks the list (names are lowercase identifiers, each once; every file
+// exists below source_dir); throws ConfigError with every problem as file:line:col.
+std::vector<CoreListEntry> load_core_list(const std::string& path, const std::string& source_dir);
 
 }  // namespace tessera
