@@ -145,7 +145,10 @@ module tpu_act_seq #(
   wire take      = state_q == StIdle && q_valid_i;
   wire younger;
   tpu_younger #(.PcBits(PcBits)) u_younger (
-      .err_valid_i, .err_pc_i, .pc_i(q_pc_i), .younger_o(younger));
+      .err_valid_i,
+      .err_pc_i,
+      .pc_i(q_pc_i),
+      .younger_o(younger));
   // Younger than a reported fault when taken: a register, so the comparison feeds no
   // state decision in the cycle it is made. Such an act loads nothing and retires from
   // its first state, as if it had gone there at once.
@@ -270,15 +273,23 @@ module tpu_act_seq #(
 
   wire [Slots-1:0] retire_mask;
   tpu_seq_retire #(.Slots(Slots)) u_retire (
-      .clk_i, .rst_ni, .retiring_i(state_q == StRetire), .fault_i(fault_q), .slot_i(slot_q),
-      .fault_o, .done_o(retire_done), .retire_o(retire_mask));
+      .clk_i,
+      .rst_ni,
+      .retiring_i(state_q == StRetire),
+      .fault_i(fault_q),
+      .slot_i(slot_q),
+      .fault_o,
+      .done_o(retire_done),
+      .retire_o(retire_mask));
   // (reported a cycle late, from a register: the check's OR over every lane's shift
   // stays out of the controller's fences; a late report only holds a whm a cycle longer,
   // and the activation is still streaming then, its slot in use)
   wire [Slots-1:0] checked_now;
   reg  [Slots-1:0] checked_q;
   tpu_slot_mask #(.Slots(Slots)) u_checked (
-      .valid_i(state_q == StCheck && !shift_error_i && !young_q), .slot_i(slot_q), .mask_o(checked_now));
+      .valid_i(state_q == StCheck && !shift_error_i && !young_q),
+      .slot_i(slot_q),
+      .mask_o(checked_now));
   always @(posedge clk_i) checked_q <= rst_ni ? checked_now : {Slots{1'b0}};
   assign checked_o = checked_q;
 

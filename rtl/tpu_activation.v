@@ -99,7 +99,10 @@ module tpu_activation #(
       // first/last travel with the data through the lanes' three stages.
       wire [1:0] tag;
       tpu_delay #(.Width(2), .Delay(RequantStages), .Reset(1)) u_tag (
-          .clk_i(clk_i), .rst_ni(rst_ni), .d_i({in_first_i, in_last_i}), .q_o(tag));
+          .clk_i(clk_i),
+          .rst_ni(rst_ni),
+          .d_i({in_first_i, in_last_i}),
+          .q_o(tag));
 
       wire [N-1:0]   lane_valid;
       wire [N*8-1:0] lane_out;
@@ -167,7 +170,10 @@ module tpu_activation #(
       wire [7:0]          lane_out;
       wire [LaneBits+1:0] tag;
       tpu_delay #(.Width(LaneBits + 2), .Delay(RequantStages), .Reset(1)) u_tag (
-          .clk_i(clk_i), .rst_ni(rst_ni), .d_i({lane_q, first_q, last_q}), .q_o(tag));
+          .clk_i(clk_i),
+          .rst_ni(rst_ni),
+          .d_i({lane_q, first_q, last_q}),
+          .q_o(tag));
       tpu_requant u_requant (
           .clk_i      (clk_i),
           .rst_ni     (rst_ni),

@@ -67,10 +67,15 @@ module tpu_axi_read #(
   wire        cq_tag;
   wire [1:0]  unused_cq_count;
   tpu_fifo #(.Width(32 + 12 + 1), .Depth(2)) u_cmds (
-      .clk_i, .rst_ni, .clear_i(1'b0),
-      .in_valid_i(cmd_valid_i), .in_ready_o(cmd_ready_o),
+      .clk_i,
+      .rst_ni,
+      .clear_i(1'b0),
+      .in_valid_i(cmd_valid_i),
+      .in_ready_o(cmd_ready_o),
       .in_data_i({cmd_tag_i, cmd_len_i, cmd_addr_i}),
-      .out_valid_o(cq_valid), .out_ready_i(cq_pop), .out_data_o({cq_tag, cq_len, cq_addr}),
+      .out_valid_o(cq_valid),
+      .out_ready_i(cq_pop),
+      .out_data_o({cq_tag, cq_len, cq_addr}),
       .count_o(unused_cq_count));
   wire cmd_fire = cmd_valid_i && cmd_ready_o;
 
@@ -173,9 +178,15 @@ module tpu_axi_read #(
   wire [RecBits-1:0]  rec;
   wire [CntBits-1:0]  unused_count;
   tpu_fifo #(.Width(RecBits), .Depth(Bursts)) u_bursts (
-      .clk_i, .rst_ni, .clear_i(1'b0),
-      .in_valid_i(ar_fire), .in_ready_o(rec_ready), .in_data_i(ar_rec_q),
-      .out_valid_o(rec_valid), .out_ready_i(r_fire && m_axi_rlast_i), .out_data_o(rec),
+      .clk_i,
+      .rst_ni,
+      .clear_i(1'b0),
+      .in_valid_i(ar_fire),
+      .in_ready_o(rec_ready),
+      .in_data_i(ar_rec_q),
+      .out_valid_o(rec_valid),
+      .out_ready_i(r_fire && m_axi_rlast_i),
+      .out_data_o(rec),
       .count_o(unused_count));
   wire [LaneBits:0] rec_hi   = rec[LaneBits:0];
   wire [LaneBits:0] rec_lo   = rec[2*LaneBits+1:LaneBits+1];
@@ -215,10 +226,13 @@ module tpu_axi_read #(
   integer k;
   always @(*) for (k = 0; k < Bytes; k = k + 1) beat_fill[k] = k < beat_cnt;
   tpu_reg_slice #(.Width(OutBits)) u_out (
-      .clk_i, .rst_ni,
-      .in_valid_i(rec_valid && m_axi_rvalid_i), .in_ready_o(o_ready),
+      .clk_i,
+      .rst_ni,
+      .in_valid_i(rec_valid && m_axi_rvalid_i),
+      .in_ready_o(o_ready),
       .in_data_i({rec_tag, err_q || bad, r_ends, beat_fill, beat_hi, beat_lo, m_axi_rdata_i}),
-      .out_valid_o(out_valid_o), .out_ready_i(out_ready_i),
+      .out_valid_o(out_valid_o),
+      .out_ready_i(out_ready_i),
       .out_data_o({out_tag_o, out_error_o, out_last_o, out_fill_o, out_hi_o, out_lo_o, out_data_o}));
   assign m_axi_rready_o = rec_valid && o_ready;
   assign busy_o         = spans_q != {(CntBits+1){1'b0}};

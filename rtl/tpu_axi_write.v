@@ -167,9 +167,16 @@ module tpu_axi_write #(
   wire               rec_ready, rec_valid, rec_last;
   wire [CntBits-1:0] unused_count;
   tpu_fifo #(.Width(1), .Depth(Bursts)) u_bursts (
-      .clk_i, .rst_ni, .clear_i(1'b0),
-      .in_valid_i(aw_fire), .in_ready_o(rec_ready), .in_data_i(a_last),
-      .out_valid_o(rec_valid), .out_ready_i(b_fire), .out_data_o(rec_last), .count_o(unused_count));
+      .clk_i,
+      .rst_ni,
+      .clear_i(1'b0),
+      .in_valid_i(aw_fire),
+      .in_ready_o(rec_ready),
+      .in_data_i(a_last),
+      .out_valid_o(rec_valid),
+      .out_ready_i(b_fire),
+      .out_data_o(rec_last),
+      .count_o(unused_count));
   reg bad_q;                 // an earlier response of the oldest span was not OKAY
   reg rsp_q, rsp_err_q;      // a span's answer waits on the rsp stream
   always @(posedge clk_i) begin
@@ -199,9 +206,13 @@ module tpu_axi_write #(
   assign m_axi_awburst_o = 2'b01;  // INCR
   assign w_valid = w_q != aw_q;
   tpu_reg_slice #(.Width(DataBits + Bytes + 1)) u_w (
-      .clk_i, .rst_ni, .in_valid_i(w_valid), .in_ready_o(w_ready),
+      .clk_i,
+      .rst_ni,
+      .in_valid_i(w_valid),
+      .in_ready_o(w_ready),
       .in_data_i({moved, wstrb, burst_last}),
-      .out_valid_o(m_axi_wvalid_o), .out_ready_i(m_axi_wready_i),
+      .out_valid_o(m_axi_wvalid_o),
+      .out_ready_i(m_axi_wready_i),
       .out_data_o({m_axi_wdata_o, m_axi_wstrb_o, m_axi_wlast_o}));
   // A span's last response waits while the previous span's answer is still unread (it
   // may be read in the same cycle).

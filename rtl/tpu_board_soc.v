@@ -43,9 +43,18 @@ module tpu_board_soc #(
   wire       rx_valid, tx_valid, tx_ready;
   wire [7:0] rx_data, tx_data;
   tpu_uart_rx #(.ClksPerBit(ClksPerBit)) u_rx (
-      .clk_i, .rst_ni, .rx_i(uart_rx_i), .valid_o(rx_valid), .data_o(rx_data));
+      .clk_i,
+      .rst_ni,
+      .rx_i(uart_rx_i),
+      .valid_o(rx_valid),
+      .data_o(rx_data));
   tpu_uart_tx #(.ClksPerBit(ClksPerBit)) u_tx (
-      .clk_i, .rst_ni, .valid_i(tx_valid), .ready_o(tx_ready), .data_i(tx_data), .tx_o(uart_tx_o));
+      .clk_i,
+      .rst_ni,
+      .valid_i(tx_valid),
+      .ready_o(tx_ready),
+      .data_i(tx_data),
+      .tx_o(uart_tx_o));
 
   wire        l_awvalid, l_awready, l_wvalid, l_wready, l_bvalid, l_bready;
   wire        l_arvalid, l_arready, l_rvalid, l_rready;
@@ -57,16 +66,37 @@ module tpu_board_soc #(
   wire [31:0] b_addr;
   wire [7:0]  b_wdata, b_rdata;
   tpu_uart_bridge #(.MaxPayload(MaxPayload), .MemBytes(DramBytes), .TimeoutCycles(TimeoutCycles)) u_bridge (
-      .clk_i, .rst_ni,
-      .in_valid_i(rx_valid), .in_data_i(rx_data),
-      .out_valid_o(tx_valid), .out_ready_i(tx_ready), .out_data_o(tx_data),
-      .m_awvalid_o(l_awvalid), .m_awready_i(l_awready), .m_awaddr_o(l_awaddr),
-      .m_wvalid_o(l_wvalid), .m_wready_i(l_wready), .m_wdata_o(l_wdata), .m_wstrb_o(l_wstrb),
-      .m_bvalid_i(l_bvalid), .m_bready_o(l_bready), .m_bresp_i(l_bresp),
-      .m_arvalid_o(l_arvalid), .m_arready_i(l_arready), .m_araddr_o(l_araddr),
-      .m_rvalid_i(l_rvalid), .m_rready_o(l_rready), .m_rdata_i(l_rdata), .m_rresp_i(l_rresp),
-      .mem_valid_o(b_valid), .mem_ready_i(b_ready), .mem_we_o(b_we), .mem_addr_o(b_addr),
-      .mem_wdata_o(b_wdata), .mem_rvalid_i(b_rvalid), .mem_rdata_i(b_rdata));
+      .clk_i,
+      .rst_ni,
+      .in_valid_i(rx_valid),
+      .in_data_i(rx_data),
+      .out_valid_o(tx_valid),
+      .out_ready_i(tx_ready),
+      .out_data_o(tx_data),
+      .m_awvalid_o(l_awvalid),
+      .m_awready_i(l_awready),
+      .m_awaddr_o(l_awaddr),
+      .m_wvalid_o(l_wvalid),
+      .m_wready_i(l_wready),
+      .m_wdata_o(l_wdata),
+      .m_wstrb_o(l_wstrb),
+      .m_bvalid_i(l_bvalid),
+      .m_bready_o(l_bready),
+      .m_bresp_i(l_bresp),
+      .m_arvalid_o(l_arvalid),
+      .m_arready_i(l_arready),
+      .m_araddr_o(l_araddr),
+      .m_rvalid_i(l_rvalid),
+      .m_rready_o(l_rready),
+      .m_rdata_i(l_rdata),
+      .m_rresp_i(l_rresp),
+      .mem_valid_o(b_valid),
+      .mem_ready_i(b_ready),
+      .mem_we_o(b_we),
+      .mem_addr_o(b_addr),
+      .mem_wdata_o(b_wdata),
+      .mem_rvalid_i(b_rvalid),
+      .mem_rdata_i(b_rdata));
 
   // ---- the core ----------------------------------------------------------------------
   wire                  arvalid, arready, rvalid, rready, rlast;
@@ -89,9 +119,12 @@ module tpu_board_soc #(
       tpu_small_core #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
                        .WfifoDepth(WfifoDepth), .DmaWidth(DmaWidth), .DramBytes(DramBytes)) u_core (
 `include "tpu_board_core_ports.vh"
-          .trace_issue_o(unused_trace_issue), .trace_pc_o(unused_trace_pc),
-          .trace_op_o(unused_trace_op), .trace_slot_o(unused_trace_slot[0]),
-          .trace_retire_o(unused_trace_retire[0]), .dbg_unit_busy_o(unused_busy),
+          .trace_issue_o(unused_trace_issue),
+          .trace_pc_o(unused_trace_pc),
+          .trace_op_o(unused_trace_op),
+          .trace_slot_o(unused_trace_slot[0]),
+          .trace_retire_o(unused_trace_retire[0]),
+          .dbg_unit_busy_o(unused_busy),
           .dbg_queue_count_o(unused_queues));
       if (Slots > 1) begin : g_pad
         assign unused_trace_retire[Slots-1:1] = {(Slots-1){1'b0}};
@@ -101,13 +134,20 @@ module tpu_board_soc #(
       end
     end else begin : g_full
       tpu_core #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth),
-                 .DmaWidth(DmaWidth), .DramBytes(DramBytes), .Slots(Slots), .QueueDepth(QueueDepth),
-                 .MaxBeats(MaxBeats), .ReadBursts(2),  // the board memory serves one burst at a time
+                 .DmaWidth(DmaWidth),
+                 .DramBytes(DramBytes),
+                 .Slots(Slots),
+                 .QueueDepth(QueueDepth),
+                 .MaxBeats(MaxBeats),
+                 .ReadBursts(2),  // the board memory serves one burst at a time
                  .SerialAct(SerialAct), .LogicRows(LogicRows), .GatherSegs(GatherSegs)) u_core (
 `include "tpu_board_core_ports.vh"
-          .trace_issue_o(unused_trace_issue), .trace_pc_o(unused_trace_pc),
-          .trace_op_o(unused_trace_op), .trace_slot_o(unused_trace_slot),
-          .trace_retire_o(unused_trace_retire), .dbg_unit_busy_o(unused_busy),
+          .trace_issue_o(unused_trace_issue),
+          .trace_pc_o(unused_trace_pc),
+          .trace_op_o(unused_trace_op),
+          .trace_slot_o(unused_trace_slot),
+          .trace_retire_o(unused_trace_retire),
+          .dbg_unit_busy_o(unused_busy),
           .dbg_queue_count_o(unused_queues));
     end
   endgenerate
@@ -116,16 +156,41 @@ module tpu_board_soc #(
 
   // ---- device memory -----------------------------------------------------------------
   tpu_board_mem #(.DataWidth(DmaWidth), .MemBytes(DramBytes), .Registered(MemRegistered)) u_mem (
-      .clk_i, .rst_ni,
-      .s_arvalid_i(arvalid), .s_arready_o(arready), .s_araddr_i(araddr), .s_arlen_i(arlen),
-      .s_rvalid_o(rvalid), .s_rready_i(rready), .s_rdata_o(rdata), .s_rresp_o(rresp),
+      .clk_i,
+      .rst_ni,
+      .s_arvalid_i(arvalid),
+      .s_arready_o(arready),
+      .s_araddr_i(araddr),
+      .s_arlen_i(arlen),
+      .s_rvalid_o(rvalid),
+      .s_rready_i(rready),
+      .s_rdata_o(rdata),
+      .s_rresp_o(rresp),
       .s_rlast_o(rlast),
-      .s_awvalid_i(awvalid), .s_awready_o(awready), .s_awaddr_i(awaddr), .s_awlen_i(awlen),
-      .s_wvalid_i(wvalid), .s_wready_o(wready), .s_wdata_i(wdata), .s_wstrb_i(wstrb),
-      .s_wlast_i(wlast), .s_bvalid_o(bvalid), .s_bready_i(bready), .s_bresp_o(bresp),
-      .byte_valid_i(b_valid), .byte_ready_o(b_ready), .byte_we_i(b_we), .byte_addr_i(b_addr),
-      .byte_wdata_i(b_wdata), .byte_rvalid_o(b_rvalid), .byte_rdata_o(b_rdata),
-      .ram_en_o, .ram_we_o, .ram_addr_o, .ram_wdata_o, .ram_rdata_i);
+      .s_awvalid_i(awvalid),
+      .s_awready_o(awready),
+      .s_awaddr_i(awaddr),
+      .s_awlen_i(awlen),
+      .s_wvalid_i(wvalid),
+      .s_wready_o(wready),
+      .s_wdata_i(wdata),
+      .s_wstrb_i(wstrb),
+      .s_wlast_i(wlast),
+      .s_bvalid_o(bvalid),
+      .s_bready_i(bready),
+      .s_bresp_o(bresp),
+      .byte_valid_i(b_valid),
+      .byte_ready_o(b_ready),
+      .byte_we_i(b_we),
+      .byte_addr_i(b_addr),
+      .byte_wdata_i(b_wdata),
+      .byte_rvalid_o(b_rvalid),
+      .byte_rdata_o(b_rdata),
+      .ram_en_o,
+      .ram_we_o,
+      .ram_addr_o,
+      .ram_wdata_o,
+      .ram_rdata_i);
 endmodule
 
 `default_nettype wire

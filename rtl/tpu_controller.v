@@ -192,15 +192,30 @@ module tpu_controller #(
   wire [32:0]               s_mem_hi;
   tpu_decode #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
                .DramBytes(DramBytes), .AddrBits(AddrBits), .Registered(2)) u_decode (
-      .clk_i, .instr_i(f_instr_i), .load_i(r_take), .instr_o(s_instr),
-      .op_o(s_op), .error_o(s_dec_err), .unit_o(s_unit), .en_o(s_en),
-      .lo_o(s_lo), .hi_o(s_hi), .mem_lo_o(s_mem_lo), .mem_hi_o(s_mem_hi));
+      .clk_i,
+      .instr_i(f_instr_i),
+      .load_i(r_take),
+      .instr_o(s_instr),
+      .op_o(s_op),
+      .error_o(s_dec_err),
+      .unit_o(s_unit),
+      .en_o(s_en),
+      .lo_o(s_lo),
+      .hi_o(s_hi),
+      .mem_lo_o(s_mem_lo),
+      .mem_hi_o(s_mem_hi));
   wire        s_valid;
   wire [35:0] s_side;
   tpu_delay #(.Width(1), .Delay(3), .Reset(1)) u_valid_pipe (
-      .clk_i, .rst_ni(!flush), .d_i(r_valid_q), .q_o(s_valid));
+      .clk_i,
+      .rst_ni(!flush),
+      .d_i(r_valid_q),
+      .q_o(s_valid));
   tpu_delay #(.Width(36), .Delay(3)) u_side_pipe (
-      .clk_i, .rst_ni, .d_i(r_side_q), .q_o(s_side));
+      .clk_i,
+      .rst_ni,
+      .d_i(r_side_q),
+      .q_o(s_side));
   wire       unused_s_op = ^{s_op, s_mem_lo, s_mem_hi};   // (the instruction's own bits; above MemBits)
   // the static error: the fetch fault, else the decoder's
   wire [3:0] s_err = s_side[3:0] != TPU_ERR_NONE ? s_side[3:0] : s_dec_err;
@@ -213,11 +228,15 @@ module tpu_controller #(
   wire [CreditBits-1:0] unused_dq_count;
   wire                  unused_dq_ready;   // (credits keep it from filling up)
   tpu_fifo #(.Width(DqBits), .Depth(DqDepth)) u_decoded (
-      .clk_i, .rst_ni, .clear_i(flush),
+      .clk_i,
+      .rst_ni,
+      .clear_i(flush),
       .in_valid_i(s_valid), .in_ready_o(unused_dq_ready), .in_data_i({s_instr, s_side[35:4], s_err, s_unit,
                                                         s_en, s_lo, s_hi, s_mem_lo[MemBits-1:0],
                                                         s_mem_hi[MemBits:0]}),
-      .out_valid_o(h_valid), .out_ready_i(n_take), .out_data_o(h_data),
+      .out_valid_o(h_valid),
+      .out_ready_i(n_take),
+      .out_data_o(h_data),
       .count_o(unused_dq_count));
   wire [127:0]              h_instr;
   wire [31:0]               h_pc;
@@ -405,35 +424,70 @@ module tpu_controller #(
   // older instructions is its fence, below). Only legal instructions issue, so their
   // device-memory ranges lie below DramBytes: MemBits bits.
   tpu_scoreboard #(.Slots(Slots), .AddrBits(AddrBits), .MemBits(MemBits)) u_scoreboard (
-      .clk_i, .rst_ni,
-      .nxt_unit_i(n_unit_q), .nxt_lo_i(n_lo_q), .nxt_hi_i(n_hi_q),
-      .nxt_mem_lo_i(n_mem_lo_q), .nxt_mem_hi_i(n_mem_hi_q), .load_i(d_take),
-      .k_valid_i(k_valid_q), .k_unit_i(k_x_q[XUnit +: 2]), .k_lo_i(k_x_q[XLo +: 4*AddrBits]),
-      .k_hi_i(k_x_q[XHi +: 4*(AddrBits+1)]), .k_mem_lo_i(k_x_q[XMemLo +: MemBits]),
+      .clk_i,
+      .rst_ni,
+      .nxt_unit_i(n_unit_q),
+      .nxt_lo_i(n_lo_q),
+      .nxt_hi_i(n_hi_q),
+      .nxt_mem_lo_i(n_mem_lo_q),
+      .nxt_mem_hi_i(n_mem_hi_q),
+      .load_i(d_take),
+      .k_valid_i(k_valid_q),
+      .k_unit_i(k_x_q[XUnit +: 2]),
+      .k_lo_i(k_x_q[XLo +: 4*AddrBits]),
+      .k_hi_i(k_x_q[XHi +: 4*(AddrBits+1)]),
+      .k_mem_lo_i(k_x_q[XMemLo +: MemBits]),
       .k_mem_hi_i(k_x_q[XMemHi +: MemBits+1]),
-      .cand_valid_i(issue), .cand_unit_i(unit), .cand_lo_i(d_lo_q),
-      .cand_hi_i(d_hi_q), .cand_mem_lo_i(d_mem_lo_q), .cand_mem_hi_i(d_mem_hi_q),
-      .cand_ready_o(sb_ready), .cand_slot_o(sb_slot),
-      .retire_i(retire_i), .busy_o(sb_busy), .may_fault_o(sb_may_fault),
+      .cand_valid_i(issue),
+      .cand_unit_i(unit),
+      .cand_lo_i(d_lo_q),
+      .cand_hi_i(d_hi_q),
+      .cand_mem_lo_i(d_mem_lo_q),
+      .cand_mem_hi_i(d_mem_hi_q),
+      .cand_ready_o(sb_ready),
+      .cand_slot_o(sb_slot),
+      .retire_i(retire_i),
+      .busy_o(sb_busy),
+      .may_fault_o(sb_may_fault),
       .used_o(sb_used));
   wire [3:0] en = d_en_q;
 
   // Chaining: accumulator rows of the mmcs in flight, UB rows of the acts.
   tpu_chain_track #(.Slots(Slots), .AddrBits(AccBits)) u_chain_acc (
-      .clk_i, .rst_ni, .take_i(issue), .take_slot_i(sb_slot),
-      .take_tracked_i(unit == 2'd1 && en[AccWr]), .take_lo_i(d_lo_q[AddrBits*AccWr +: AccBits]),
-      .take_hi_i(d_hi_q[HiBits*AccWr +: AccBits+1]), .retire_i(retire_i),
-      .wr_valid_i(accw_valid_i), .wr_slot_i(accw_slot_i), .wr_addr_i(accw_addr_i),
-      .chk_addr_i(acc_chk_i), .chk_alt_i(acc_chk_i), .chk_use_alt_i(1'b0), .chk_next_i(acc_chk_next_i),
+      .clk_i,
+      .rst_ni,
+      .take_i(issue),
+      .take_slot_i(sb_slot),
+      .take_tracked_i(unit == 2'd1 && en[AccWr]),
+      .take_lo_i(d_lo_q[AddrBits*AccWr +: AccBits]),
+      .take_hi_i(d_hi_q[HiBits*AccWr +: AccBits+1]),
+      .retire_i(retire_i),
+      .wr_valid_i(accw_valid_i),
+      .wr_slot_i(accw_slot_i),
+      .wr_addr_i(accw_addr_i),
+      .chk_addr_i(acc_chk_i),
+      .chk_alt_i(acc_chk_i),
+      .chk_use_alt_i(1'b0),
+      .chk_next_i(acc_chk_next_i),
       .pending_o(acc_wait_o),
       .pending_next_o(acc_wait_next_o));
   tpu_chain_track #(.Slots(Slots), .AddrBits(UbBits)) u_chain_ub (
-      .clk_i, .rst_ni, .take_i(issue), .take_slot_i(sb_slot),
-      .take_tracked_i(unit == 2'd2 && en[UbWr]), .take_lo_i(d_lo_q[AddrBits*UbWr +: UbBits]),
-      .take_hi_i(d_hi_q[HiBits*UbWr +: UbBits+1]), .retire_i(retire_i),
-      .wr_valid_i(ubw_valid_i), .wr_slot_i(ubw_slot_i), .wr_addr_i(ubw_addr_i),
-      .chk_addr_i(ub_chk_i), .chk_alt_i(ub_chk_alt_i), .chk_use_alt_i(ub_chk_use_alt_i),
-      .chk_next_i(ub_chk_next_i), .pending_o(ub_wait_o),
+      .clk_i,
+      .rst_ni,
+      .take_i(issue),
+      .take_slot_i(sb_slot),
+      .take_tracked_i(unit == 2'd2 && en[UbWr]),
+      .take_lo_i(d_lo_q[AddrBits*UbWr +: UbBits]),
+      .take_hi_i(d_hi_q[HiBits*UbWr +: UbBits+1]),
+      .retire_i(retire_i),
+      .wr_valid_i(ubw_valid_i),
+      .wr_slot_i(ubw_slot_i),
+      .wr_addr_i(ubw_addr_i),
+      .chk_addr_i(ub_chk_i),
+      .chk_alt_i(ub_chk_alt_i),
+      .chk_use_alt_i(ub_chk_use_alt_i),
+      .chk_next_i(ub_chk_next_i),
+      .pending_o(ub_wait_o),
       .pending_next_o(ub_wait_next_o));
 
   // The oldest fault: the one collected so far or a unit's, else the decode error. The
@@ -449,8 +503,14 @@ module tpu_controller #(
   wire [2:0]  uo_win;
   // (the units' PCs are steady from take to retirement: their comparisons are registered)
   tpu_oldest_fault #(.K(3), .PcBits(MemBits), .Registered(1)) u_oldest_unit (
-      .clk_i, .valid_i(fault_i), .code_i(fault_code_i), .pc_i(fault_pc_i),
-      .any_o(uo_any), .code_o(uo_code), .pc_o(uo_pc), .win_o(uo_win));
+      .clk_i,
+      .valid_i(fault_i),
+      .code_i(fault_code_i),
+      .pc_i(fault_pc_i),
+      .any_o(uo_any),
+      .code_o(uo_code),
+      .pc_o(uo_pc),
+      .win_o(uo_win));
   reg         u_fault_q;
   reg  [3:0]  u_code_q;
   reg  [31:0] u_pc_q;

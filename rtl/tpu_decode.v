@@ -351,7 +351,10 @@ module tpu_decode #(
   wire [OutBits-1:0] out;
   wire [3:0]         why;
   tpu_delay #(.Width(OutBits), .Delay(Registered >= 2 ? 1 : 0)) u_out (
-      .clk_i, .rst_ni(1'b1), .d_i(out_c), .q_o(out));
+      .clk_i,
+      .rst_ni(1'b1),
+      .d_i(out_c),
+      .q_o(out));
   assign {instr_o, why, unit_o, en_o, lo_o, hi_o, mem_lo_o, mem_hi_o} = out;
   assign op_o    = instr_o[3:0];
   assign error_o = first_error(why[3], why[2], why[1], why[0]);

@@ -289,9 +289,15 @@ module tpu_dma_in #(
   wire younger  = hd_young_q || own_fault_q;
   wire q_younger, hd_younger;
   tpu_younger #(.PcBits(PcBits)) u_q_younger (
-      .err_valid_i, .err_pc_i, .pc_i(q_pc_i), .younger_o(q_younger));
+      .err_valid_i,
+      .err_pc_i,
+      .pc_i(q_pc_i),
+      .younger_o(q_younger));
   tpu_younger #(.PcBits(PcBits)) u_hd_younger (
-      .err_valid_i, .err_pc_i, .pc_i(hd_pc), .younger_o(hd_younger));
+      .err_valid_i,
+      .err_pc_i,
+      .pc_i(hd_pc),
+      .younger_o(hd_younger));
 
   // What the requester takes from the queue's head besides the instruction: registers,
   // loaded every cycle from the head (a head is only taken in its second cycle, so they
@@ -403,9 +409,16 @@ module tpu_dma_in #(
   wire rq_stop   = data_err || (take && younger);   // drain from here on
 
   tpu_fifo #(.Width(HandWidth), .Depth(HandDepth)) u_hand (
-      .clk_i, .rst_ni, .clear_i(1'b0),
-      .in_valid_i(rq_take), .in_ready_o(hd_room), .in_data_i({q_gm1, q_slot_i, q_pc_i, q_instr_i}),
-      .out_valid_o(hd_valid), .out_ready_i(took_q), .out_data_o(hd_data), .count_o(hd_count));
+      .clk_i,
+      .rst_ni,
+      .clear_i(1'b0),
+      .in_valid_i(rq_take),
+      .in_ready_o(hd_room),
+      .in_data_i({q_gm1, q_slot_i, q_pc_i, q_instr_i}),
+      .out_valid_o(hd_valid),
+      .out_ready_i(took_q),
+      .out_data_o(hd_data),
+      .count_o(hd_count));
 
   // Place the beat's bytes [lo, hi) at lanes [pos, pos + hi - lo) of an N-byte vector:
   // lane j takes byte j - pos + lo when 0 <= j - pos < hi - lo. That byte index is
@@ -561,9 +574,15 @@ module tpu_dma_in #(
                                   : {rhm_last_row, slot_q, ub_row[UbBits-1:0], row_data};
   wire [1:0] unused_wb_count;
   tpu_fifo #(.Width(WbWidth), .Depth(2)) u_wb (
-      .clk_i, .rst_ni, .clear_i(1'b0),
-      .in_valid_i(row_end || e_go), .in_ready_o(wb_room), .in_data_i(wb_in),
-      .out_valid_o(wb_valid), .out_ready_i(ubw_ready_i), .out_data_o({wb_last, wb_slot, wb_addr, wb_data}),
+      .clk_i,
+      .rst_ni,
+      .clear_i(1'b0),
+      .in_valid_i(row_end || e_go),
+      .in_ready_o(wb_room),
+      .in_data_i(wb_in),
+      .out_valid_o(wb_valid),
+      .out_ready_i(ubw_ready_i),
+      .out_data_o({wb_last, wb_slot, wb_addr, wb_data}),
       .count_o(unused_wb_count));
   // (two rows deep, like the writes: its room is then its own register, and a row goes
   // in while the one before waits for the weight FIFO; the head from a register, since
@@ -573,9 +592,15 @@ module tpu_dma_in #(
   wire           pr_in_last = st_q[STail] ? tail_last : rw_last_row && full_tile_q;
   wire [1:0] unused_pr_count;
   tpu_fifo #(.Width(PrWidth), .Depth(2), .OutReg(1)) u_pr (
-      .clk_i, .rst_ni, .clear_i(1'b0),
-      .in_valid_i(rw_row || tail_push), .in_ready_o(pr_room), .in_data_i({pr_in_last, slot_q, pr_in_data}),
-      .out_valid_o(pr_valid), .out_ready_i(wf_ready_i), .out_data_o({pr_last, pr_slot, pr_data}),
+      .clk_i,
+      .rst_ni,
+      .clear_i(1'b0),
+      .in_valid_i(rw_row || tail_push),
+      .in_ready_o(pr_room),
+      .in_data_i({pr_in_last, slot_q, pr_in_data}),
+      .out_valid_o(pr_valid),
+      .out_ready_i(wf_ready_i),
+      .out_data_o({pr_last, pr_slot, pr_data}),
       .count_o(unused_pr_count));
 
   // The consumer.
@@ -758,12 +783,22 @@ module tpu_dma_in #(
 
   wire [Slots-1:0] retire_wb, retire_pr, retire_st;
   tpu_slot_mask #(.Slots(Slots)) u_retire_wb (
-      .valid_i(wb_done && wb_last), .slot_i(wb_slot), .mask_o(retire_wb));
+      .valid_i(wb_done && wb_last),
+      .slot_i(wb_slot),
+      .mask_o(retire_wb));
   tpu_slot_mask #(.Slots(Slots)) u_retire_pr (
-      .valid_i(pr_done && pr_last), .slot_i(pr_slot), .mask_o(retire_pr));
+      .valid_i(pr_done && pr_last),
+      .slot_i(pr_slot),
+      .mask_o(retire_pr));
   tpu_seq_retire #(.Slots(Slots)) u_retire_st (
-      .clk_i, .rst_ni, .retiring_i(st_q[SRetire]), .fault_i(fault_q), .slot_i(slot_q),
-      .fault_o, .done_o(retire_done), .retire_o(retire_st));
+      .clk_i,
+      .rst_ni,
+      .retiring_i(st_q[SRetire]),
+      .fault_i(fault_q),
+      .slot_i(slot_q),
+      .fault_o,
+      .done_o(retire_done),
+      .retire_o(retire_st));
   // (a row's retirement a cycle after its write or push, from a register: the buffer
   // port's grant and the FIFO head's slot stay out of the scoreboard's update)
   reg [Slots-1:0] retire_q;

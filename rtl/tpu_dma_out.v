@@ -92,7 +92,10 @@ module tpu_dma_out #(
   wire take     = state_q == StIdle && q_valid_i && !hold_i;
   wire younger;
   tpu_younger #(.PcBits(PcBits)) u_younger (
-      .err_valid_i, .err_pc_i, .pc_i(q_pc_i), .younger_o(younger));
+      .err_valid_i,
+      .err_pc_i,
+      .pc_i(q_pc_i),
+      .younger_o(younger));
   // Younger than a reported fault when taken: a register, so the comparison feeds no
   // state decision in the cycle it is made; such a whm reads nothing and retires.
   reg  young_q;
@@ -119,9 +122,16 @@ module tpu_dma_out #(
   // (OutReg: the write engine plans a span from its address and length as it takes it,
   // so they come from a register, not from the FIFO's entry multiplexer)
   tpu_fifo #(.Width(32 + N * 8), .Depth(4), .OutReg(1)) u_rows (
-      .clk_i, .rst_ni, .clear_i(1'b0),
-      .in_valid_i(rd_q), .in_ready_o(row_room), .in_data_i({rd_addr_q, ubr_data_i}),
-      .out_valid_o(row_valid), .out_ready_i(cmd_ready_i), .out_data_o(row), .count_o(row_count));
+      .clk_i,
+      .rst_ni,
+      .clear_i(1'b0),
+      .in_valid_i(rd_q),
+      .in_ready_o(row_room),
+      .in_data_i({rd_addr_q, ubr_data_i}),
+      .out_valid_o(row_valid),
+      .out_ready_i(cmd_ready_i),
+      .out_data_o(row),
+      .count_o(row_count));
   // Rows read and not yet taken by the write engine (the two reads in flight and the
   // FIFO's rows), and whether another fits, as registers: a read adds one, the engine's
   // take removes one, and the read's grant only picks the next value.
@@ -215,8 +225,14 @@ module tpu_dma_out #(
 
   wire [Slots-1:0] retire_mask;
   tpu_seq_retire #(.Slots(Slots)) u_retire (
-      .clk_i, .rst_ni, .retiring_i(state_q == StRetire), .fault_i(fault_q), .slot_i(slot_q),
-      .fault_o, .done_o(retire_done), .retire_o(retire_mask));
+      .clk_i,
+      .rst_ni,
+      .retiring_i(state_q == StRetire),
+      .fault_i(fault_q),
+      .slot_i(slot_q),
+      .fault_o,
+      .done_o(retire_done),
+      .retire_o(retire_mask));
 
   assign q_ready_o     = state_q == StIdle && !hold_i;
   assign busy_o        = state_q != StIdle;

@@ -158,9 +158,16 @@ module tpu_fetch #(
                   : {beat_error_i ? TPU_ERR_BUS_ERROR : TPU_ERR_NONE, apc_q, instr};
   wire [EntryBits-1:0] head;
   tpu_fifo #(.Width(EntryBits), .Depth(Depth)) u_buffer (
-      .clk_i, .rst_ni, .clear_i(stop_i || start_i),
-      .in_valid_i(push), .in_ready_o(buf_ready), .in_data_i(entry),
-      .out_valid_o, .out_ready_i, .out_data_o(head), .count_o(count));
+      .clk_i,
+      .rst_ni,
+      .clear_i(stop_i || start_i),
+      .in_valid_i(push),
+      .in_ready_o(buf_ready),
+      .in_data_i(entry),
+      .out_valid_o,
+      .out_ready_i,
+      .out_data_o(head),
+      .count_o(count));
   assign out_instr_o = head[127:0];
   localparam integer RoomMaxInt = Depth - 5;   // (Depth >= 8)
   localparam [PtrBits:0] RoomMax = RoomMaxInt[PtrBits:0];

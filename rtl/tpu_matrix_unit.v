@@ -56,9 +56,15 @@ module tpu_matrix_unit #(
   wire [N*2-1:0] ctrl_early;
   reg  [N*2-1:0] ctrl_skewed;
   tpu_skew #(.Lanes(N), .Width(8), .Reverse(0), .Reset(0)) u_skew_data (
-      .clk_i(clk_i), .rst_ni(rst_ni), .d_i(in_data_q), .q_o(x_skewed));
+      .clk_i(clk_i),
+      .rst_ni(rst_ni),
+      .d_i(in_data_q),
+      .q_o(x_skewed));
   tpu_skew #(.Lanes(N), .Width(2), .Reverse(0), .Reset(1)) u_skew_ctrl (
-      .clk_i(clk_i), .rst_ni(rst_ni), .d_i({N{in_switch_i, in_valid_i}}), .q_o(ctrl_early));
+      .clk_i(clk_i),
+      .rst_ni(rst_ni),
+      .d_i({N{in_switch_i, in_valid_i}}),
+      .q_o(ctrl_early));
   always @(posedge clk_i) ctrl_skewed <= rst_ni ? ctrl_early : {N*2{1'b0}};
 
   wire [N-1:0] x_valid, x_switch, x_switch_next;
@@ -87,9 +93,15 @@ module tpu_matrix_unit #(
 
   // Deskew: column c finishes c cycles after column 0; delay it N-1-c to line up.
   tpu_skew #(.Lanes(N), .Width(32), .Reverse(1), .Reset(0)) u_deskew (
-      .clk_i(clk_i), .rst_ni(rst_ni), .d_i(psum), .q_o(out_data_o));
+      .clk_i(clk_i),
+      .rst_ni(rst_ni),
+      .d_i(psum),
+      .q_o(out_data_o));
   tpu_delay #(.Width(1), .Delay(N - 1), .Reset(1)) u_valid_delay (
-      .clk_i(clk_i), .rst_ni(rst_ni), .d_i(psum_valid), .q_o(out_valid_o));
+      .clk_i(clk_i),
+      .rst_ni(rst_ni),
+      .d_i(psum_valid),
+      .q_o(out_valid_o));
 endmodule
 
 `default_nettype wire

@@ -136,9 +136,15 @@ module tpu_mmc_seq #(
   wire step        = grant || (q_valid_i && !cur_q);
   wire younger, cur_younger;
   tpu_younger #(.PcBits(PcBits)) u_younger (
-      .err_valid_i, .err_pc_i, .pc_i(q_pc_i), .younger_o(younger));
+      .err_valid_i,
+      .err_pc_i,
+      .pc_i(q_pc_i),
+      .younger_o(younger));
   tpu_younger #(.PcBits(PcBits)) u_cur_younger (
-      .err_valid_i, .err_pc_i, .pc_i(pc_q), .younger_o(cur_younger));
+      .err_valid_i,
+      .err_pc_i,
+      .pc_i(pc_q),
+      .younger_o(cur_younger));
 
   always @(posedge clk_i) begin
     if (!rst_ni || clear_i) begin
@@ -217,7 +223,10 @@ module tpu_mmc_seq #(
   wire [TagBits-1:0] tag_in = {grant, acc_mode_q, acc_q, last_row, slot_q};
   wire [TagBits-1:0] tag_out;
   tpu_delay #(.Width(TagBits), .Delay(2 * N + 3), .Reset(1)) u_tags (
-      .clk_i, .rst_ni, .d_i(tag_in), .q_o(tag_out));
+      .clk_i,
+      .rst_ni,
+      .d_i(tag_in),
+      .q_o(tag_out));
   wire                tag_valid = tag_out[TagBits-1];
   wire                tag_last  = tag_out[SlotBits];
   wire [SlotBits-1:0] tag_slot  = tag_out[SlotBits-1:0];
@@ -252,9 +261,13 @@ module tpu_mmc_seq #(
     accw_addr_q  <= accw1_addr_q;
   end
   tpu_slot_mask #(.Slots(Slots)) u_retire_done (
-      .valid_i(last_q), .slot_i(accw_slot_q), .mask_o(retire_done));
+      .valid_i(last_q),
+      .slot_i(accw_slot_q),
+      .mask_o(retire_done));
   tpu_slot_mask #(.Slots(Slots)) u_retire_dropped (
-      .valid_i(drop_cur), .slot_i(slot_q), .mask_o(retire_dropped));
+      .valid_i(drop_cur),
+      .slot_i(slot_q),
+      .mask_o(retire_dropped));
   wire [Slots-1:0] retire_mask = retire_done | retire_dropped;
 
   assign q_ready_o        = !cur_q || done;

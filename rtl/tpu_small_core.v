@@ -118,16 +118,34 @@ module tpu_small_core #(
   wire [Counters*64-1:0] counters;
   tpu_csr #(.ArraySize(N), .WfifoDepth(WfifoDepth), .DmaWidth(DmaWidth), .UbRows(UbRows),
             .AccRows(AccRows), .DramBytes(DramBytes), .Counters(Counters)) u_csr (
-      .clk_i, .rst_ni,
-      .s_awvalid_i(s_axil_awvalid_i), .s_awready_o(s_axil_awready_o), .s_awaddr_i(s_axil_awaddr_i),
-      .s_wvalid_i(s_axil_wvalid_i), .s_wready_o(s_axil_wready_o), .s_wdata_i(s_axil_wdata_i),
-      .s_wstrb_i(s_axil_wstrb_i), .s_bvalid_o(s_axil_bvalid_o), .s_bready_i(s_axil_bready_i),
-      .s_bresp_o(s_axil_bresp_o), .s_arvalid_i(s_axil_arvalid_i), .s_arready_o(s_axil_arready_o),
-      .s_araddr_i(s_axil_araddr_i), .s_rvalid_o(s_axil_rvalid_o), .s_rready_i(s_axil_rready_i),
-      .s_rdata_o(s_axil_rdata_o), .s_rresp_o(s_axil_rresp_o),
-      .start_o(start), .soft_reset_o(soft_reset), .entry_o(entry), .state_i(run_state_q),
-      .error_i(run_state_q == TPU_STATE_ERROR ? err_code_q : TPU_ERR_NONE), .pc_i(pc_q),
-      .run_end_i(run_end), .counters_i(counters), .irq_o(irq_o));
+      .clk_i,
+      .rst_ni,
+      .s_awvalid_i(s_axil_awvalid_i),
+      .s_awready_o(s_axil_awready_o),
+      .s_awaddr_i(s_axil_awaddr_i),
+      .s_wvalid_i(s_axil_wvalid_i),
+      .s_wready_o(s_axil_wready_o),
+      .s_wdata_i(s_axil_wdata_i),
+      .s_wstrb_i(s_axil_wstrb_i),
+      .s_bvalid_o(s_axil_bvalid_o),
+      .s_bready_i(s_axil_bready_i),
+      .s_bresp_o(s_axil_bresp_o),
+      .s_arvalid_i(s_axil_arvalid_i),
+      .s_arready_o(s_axil_arready_o),
+      .s_araddr_i(s_axil_araddr_i),
+      .s_rvalid_o(s_axil_rvalid_o),
+      .s_rready_i(s_axil_rready_i),
+      .s_rdata_o(s_axil_rdata_o),
+      .s_rresp_o(s_axil_rresp_o),
+      .start_o(start),
+      .soft_reset_o(soft_reset),
+      .entry_o(entry),
+      .state_i(run_state_q),
+      .error_i(run_state_q == TPU_STATE_ERROR ? err_code_q : TPU_ERR_NONE),
+      .pc_i(pc_q),
+      .run_end_i(run_end),
+      .counters_i(counters),
+      .irq_o(irq_o));
 
   // Soft reset returns everything but the registers to the reset state (as on tpu_core).
   wire rst_n = rst_ni && !soft_reset;
@@ -139,14 +157,42 @@ module tpu_small_core #(
   wire [DmaWidth-1:0] bus_rword;
   reg  [7:0]        bus_wbyte;
   tpu_small_bus #(.DmaWidth(DmaWidth)) u_bus (
-      .clk_i, .rst_ni(rst_n), .req_i(bus_req), .we_i(bus_we), .addr_i(bus_addr),
-      .wbyte_i(bus_wbyte), .busy_o(bus_busy), .done_o(bus_done), .err_o(bus_err),
-      .rword_o(bus_rword), .rbyte_o(bus_rbyte),
-      .m_axi_arvalid_o, .m_axi_arready_i, .m_axi_araddr_o, .m_axi_arlen_o, .m_axi_arsize_o,
-      .m_axi_arburst_o, .m_axi_rvalid_i, .m_axi_rready_o, .m_axi_rdata_i, .m_axi_rresp_i,
-      .m_axi_rlast_i, .m_axi_awvalid_o, .m_axi_awready_i, .m_axi_awaddr_o, .m_axi_awlen_o,
-      .m_axi_awsize_o, .m_axi_awburst_o, .m_axi_wvalid_o, .m_axi_wready_i, .m_axi_wdata_o,
-      .m_axi_wstrb_o, .m_axi_wlast_o, .m_axi_bvalid_i, .m_axi_bready_o, .m_axi_bresp_i);
+      .clk_i,
+      .rst_ni(rst_n),
+      .req_i(bus_req),
+      .we_i(bus_we),
+      .addr_i(bus_addr),
+      .wbyte_i(bus_wbyte),
+      .busy_o(bus_busy),
+      .done_o(bus_done),
+      .err_o(bus_err),
+      .rword_o(bus_rword),
+      .rbyte_o(bus_rbyte),
+      .m_axi_arvalid_o,
+      .m_axi_arready_i,
+      .m_axi_araddr_o,
+      .m_axi_arlen_o,
+      .m_axi_arsize_o,
+      .m_axi_arburst_o,
+      .m_axi_rvalid_i,
+      .m_axi_rready_o,
+      .m_axi_rdata_i,
+      .m_axi_rresp_i,
+      .m_axi_rlast_i,
+      .m_axi_awvalid_o,
+      .m_axi_awready_i,
+      .m_axi_awaddr_o,
+      .m_axi_awlen_o,
+      .m_axi_awsize_o,
+      .m_axi_awburst_o,
+      .m_axi_wvalid_o,
+      .m_axi_wready_i,
+      .m_axi_wdata_o,
+      .m_axi_wstrb_o,
+      .m_axi_wlast_o,
+      .m_axi_bvalid_i,
+      .m_axi_bready_o,
+      .m_axi_bresp_i);
 
   // ---- sequencer state ----------------------------------------------------------------
   localparam [4:0] SScrub = 5'd0, SIdle = 5'd1, SFetch = 5'd2, SDecode = 5'd3,
@@ -218,8 +264,17 @@ module tpu_small_core #(
   wire [127:0] unused_instr;
   tpu_decode #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .DramBytes(DramBytes),
                .AddrBits(DecBits)) u_decode (
-      .clk_i, .instr_i(instr_q), .load_i(1'b1), .instr_o(unused_instr), .op_o(dec_op), .error_o(dec_err), .unit_o(unused_unit),
-      .en_o(unused_en), .lo_o(unused_lo), .hi_o(unused_hi), .mem_lo_o(unused_mem_lo),
+      .clk_i,
+      .instr_i(instr_q),
+      .load_i(1'b1),
+      .instr_o(unused_instr),
+      .op_o(dec_op),
+      .error_o(dec_err),
+      .unit_o(unused_unit),
+      .en_o(unused_en),
+      .lo_o(unused_lo),
+      .hi_o(unused_hi),
+      .mem_lo_o(unused_mem_lo),
       .mem_hi_o(unused_mem_hi));
   wire wf_bad = (op == TPU_OP_RW && tiles_q == WfifoDepth[TileBits-1:0]) ||
                 (op == TPU_OP_MMC && (sw ? tiles_q == {TileBits{1'b0}} : !has_active_q));
@@ -243,8 +298,13 @@ module tpu_small_core #(
   wire [UbBits-1:0] ub_waddr = scrubbing ? scrub_q[UbBits-1:0] : ub_row;
   wire [N*8-1:0]    ub_rdata;
   tpu_small_ram #(.Width(N * 8), .Depth(UbRows)) u_ub (
-      .clk_i, .rd_en_i(ub_rd), .rd_addr_i(ub_raddr), .rd_data_o(ub_rdata),
-      .wr_en_i(ub_we), .wr_addr_i(ub_waddr), .wr_data_i(scrubbing ? {N*8{1'b0}} : row_q));
+      .clk_i,
+      .rd_en_i(ub_rd),
+      .rd_addr_i(ub_raddr),
+      .rd_data_o(ub_rdata),
+      .wr_en_i(ub_we),
+      .wr_addr_i(ub_waddr),
+      .wr_data_i(scrubbing ? {N*8{1'b0}} : row_q));
 
   // Accumulators: a word per lane.
   wire [AccBits-1:0] mmc_acc_row = f_acc[AccBits-1:0] + r_q[AccBits-1:0];
@@ -259,8 +319,13 @@ module tpu_small_core #(
   wire [AwBits-1:0]  acc_waddr = scrubbing ? scrub_q[AwBits-1:0] : {mmc_acc_row, i_q[NBits-1:0]};
   wire [31:0]        acc_wdata = scrubbing ? 32'd0 : flag4 ? acc_sat : sum_q;
   tpu_small_ram #(.Width(32), .Depth(AccWords)) u_acc (
-      .clk_i, .rd_en_i(acc_rd), .rd_addr_i(acc_raddr), .rd_data_o(acc_rdata),
-      .wr_en_i(acc_we), .wr_addr_i(acc_waddr), .wr_data_i(acc_wdata));
+      .clk_i,
+      .rd_en_i(acc_rd),
+      .rd_addr_i(acc_raddr),
+      .rd_data_o(acc_rdata),
+      .wr_en_i(acc_we),
+      .wr_addr_i(acc_waddr),
+      .wr_data_i(acc_wdata));
 
   // Weight tiles: slot head_q is the FIFO's oldest; the FIFO ends at head + tiles.
   // rw walks device memory row by row: row i_q, byte j_q. Without transpose that is
@@ -280,8 +345,13 @@ module tpu_small_core #(
   wire                w_rd    = st_q == SMmcW;
   wire [7:0]          w_rdata;
   tpu_small_ram #(.Width(8), .Depth(1 << WBits)) u_weights (
-      .clk_i, .rd_en_i(w_rd), .rd_addr_i({active_q, wj, wi}), .rd_data_o(w_rdata),
-      .wr_en_i(w_we), .wr_addr_i(w_waddr), .wr_data_i(w_wdata));
+      .clk_i,
+      .rd_en_i(w_rd),
+      .rd_addr_i({active_q, wj, wi}),
+      .rd_data_o(w_rdata),
+      .wr_en_i(w_we),
+      .wr_addr_i(w_waddr),
+      .wr_data_i(w_wdata));
 
   // act parameters: word {0, lane} bias, {1, lane} multiplier, {2, lane} shift. The UB
   // row params+p (p < 8) holds words p*(N/4) .. p*(N/4)+N/4-1 of the bias (p < 4) or the
@@ -300,8 +370,13 @@ module tpu_small_core #(
   wire [1:0]       pm_sel   = st_q == SActLb ? 2'd0 : st_q == SActLm ? 2'd1 : 2'd2;
   wire [31:0]      pm_rdata;
   tpu_small_ram #(.Width(32), .Depth(4 * N)) u_params (
-      .clk_i, .rd_en_i(pm_rd), .rd_addr_i({pm_sel, i_q[NBits-1:0]}), .rd_data_o(pm_rdata),
-      .wr_en_i(pm_we), .wr_addr_i(pm_waddr), .wr_data_i(pm_wdata));
+      .clk_i,
+      .rd_en_i(pm_rd),
+      .rd_addr_i({pm_sel, i_q[NBits-1:0]}),
+      .rd_data_o(pm_rdata),
+      .wr_en_i(pm_we),
+      .wr_addr_i(pm_waddr),
+      .wr_data_i(pm_wdata));
   wire p_last_word = p_row == TPU_ACT_SHIFT_ROW ? j_q == n_m1 : j_q == n_m1 >> 2;
   wire shift_bad   = p_row == TPU_ACT_SHIFT_ROW && pm_wdata[7:6] != 2'b00;
 
@@ -310,9 +385,17 @@ module tpu_small_core #(
   wire       rq_done;
   wire [7:0] rq_q;
   tpu_small_requant u_requant (
-      .clk_i, .rst_ni(rst_n), .start_i(rq_start), .acc_i(acc_rdata), .bias_i(bias_q),
-      .mult_i(mult_q), .shift_i(shift_q), .zp_i(f_zp), .relu_i(flag4),
-      .done_o(rq_done), .q_o(rq_q));
+      .clk_i,
+      .rst_ni(rst_n),
+      .start_i(rq_start),
+      .acc_i(acc_rdata),
+      .bias_i(bias_q),
+      .mult_i(mult_q),
+      .shift_i(shift_q),
+      .zp_i(f_zp),
+      .relu_i(flag4),
+      .done_o(rq_done),
+      .q_o(rq_q));
   wire [7:0] best = (g_q == 4'd0 || $signed(rq_q) > $signed(best_q)) ? rq_q : best_q;
 
   // mmc: one product per two cycles (weight read, then multiply-add) of input lane j_q.

@@ -41,15 +41,30 @@ module tpu_ulx3s #(
   wire [WordBits-1:0]   ram_addr;
   wire [DmaWidth-1:0]   ram_wdata, ram_rdata;
   tpu_board_soc #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
-                  .WfifoDepth(WfifoDepth), .DmaWidth(DmaWidth), .DramBytes(DramBytes), .GatherSegs(GatherSegs),
-                  .SerialAct(SerialAct), .LogicRows(LogicRows),
+                  .WfifoDepth(WfifoDepth),
+                  .DmaWidth(DmaWidth),
+                  .DramBytes(DramBytes),
+                  .GatherSegs(GatherSegs),
+                  .SerialAct(SerialAct),
+                  .LogicRows(LogicRows),
                   .ClksPerBit(ClksPerBit), .TimeoutCycles(TimeoutCycles), .MemRegistered(1)) u_soc (
-      .clk_i(clk), .rst_ni(rst_n), .uart_rx_i(ftdi_txd), .uart_tx_o(ftdi_rxd), .irq_o(irq),
-      .ram_en_o(ram_en), .ram_we_o(ram_we), .ram_addr_o(ram_addr), .ram_wdata_o(ram_wdata),
+      .clk_i(clk),
+      .rst_ni(rst_n),
+      .uart_rx_i(ftdi_txd),
+      .uart_tx_o(ftdi_rxd),
+      .irq_o(irq),
+      .ram_en_o(ram_en),
+      .ram_we_o(ram_we),
+      .ram_addr_o(ram_addr),
+      .ram_wdata_o(ram_wdata),
       .ram_rdata_i(ram_rdata));
 
   tpu_board_ram #(.DataWidth(DmaWidth), .MemBytes(DramBytes), .OutReg(1)) u_ram (
-      .clk_i(clk), .en_i(ram_en), .we_i(ram_we), .addr_i(ram_addr), .wdata_i(ram_wdata),
+      .clk_i(clk),
+      .en_i(ram_en),
+      .we_i(ram_we),
+      .addr_i(ram_addr),
+      .wdata_i(ram_wdata),
       .rdata_o(ram_rdata));
 
   reg [23:0] blink_q = 24'd0;

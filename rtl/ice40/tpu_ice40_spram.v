@@ -36,10 +36,16 @@ module tpu_ice40_spram #(
     for (c = 0; c < Cols; c = c + 1) begin : g_col
       wire [1:0] bytes = we_i[2*c +: 2];
       SB_SPRAM256KA u_ram (
-          .ADDRESS(addr_i[13:0]), .DATAIN(wdata_i[16*c +: 16]),
-          .MASKWREN({bytes[1], bytes[1], bytes[0], bytes[0]}), .WREN(|we_i),
-          .CHIPSELECT(en_i && row == r[RowBits-1:0]), .CLOCK(clk_i),
-          .STANDBY(1'b0), .SLEEP(1'b0), .POWEROFF(1'b1), .DATAOUT(out[r][16*c +: 16]));
+          .ADDRESS(addr_i[13:0]),
+          .DATAIN(wdata_i[16*c +: 16]),
+          .MASKWREN({bytes[1], bytes[1], bytes[0], bytes[0]}),
+          .WREN(|we_i),
+          .CHIPSELECT(en_i && row == r[RowBits-1:0]),
+          .CLOCK(clk_i),
+          .STANDBY(1'b0),
+          .SLEEP(1'b0),
+          .POWEROFF(1'b1),
+          .DATAOUT(out[r][16*c +: 16]));
     end
   end
   assign rdata_o = out[row_q];

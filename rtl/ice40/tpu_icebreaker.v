@@ -36,15 +36,29 @@ module tpu_icebreaker #(
   wire [WordBits-1:0]   ram_addr;
   wire [DmaWidth-1:0]   ram_wdata, ram_rdata;
   tpu_board_soc #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
-                  .WfifoDepth(WfifoDepth), .DmaWidth(DmaWidth), .DramBytes(DramBytes),
-                  .ClksPerBit(ClksPerBit), .TimeoutCycles(TimeoutCycles),
+                  .WfifoDepth(WfifoDepth),
+                  .DmaWidth(DmaWidth),
+                  .DramBytes(DramBytes),
+                  .ClksPerBit(ClksPerBit),
+                  .TimeoutCycles(TimeoutCycles),
                   .SmallCore(1)) u_soc (  // the UP5K's 5 280 cells hold the small core only
-      .clk_i, .rst_ni(rst_n), .uart_rx_i, .uart_tx_o, .irq_o(irq),
-      .ram_en_o(ram_en), .ram_we_o(ram_we), .ram_addr_o(ram_addr), .ram_wdata_o(ram_wdata),
+      .clk_i,
+      .rst_ni(rst_n),
+      .uart_rx_i,
+      .uart_tx_o,
+      .irq_o(irq),
+      .ram_en_o(ram_en),
+      .ram_we_o(ram_we),
+      .ram_addr_o(ram_addr),
+      .ram_wdata_o(ram_wdata),
       .ram_rdata_i(ram_rdata));
 
   tpu_ice40_spram #(.DataWidth(DmaWidth), .MemBytes(DramBytes)) u_ram (
-      .clk_i, .en_i(ram_en), .we_i(ram_we), .addr_i(ram_addr), .wdata_i(ram_wdata),
+      .clk_i,
+      .en_i(ram_en),
+      .we_i(ram_we),
+      .addr_i(ram_addr),
+      .wdata_i(ram_wdata),
       .rdata_o(ram_rdata));
 
   reg [23:0] blink_q = 24'd0;
