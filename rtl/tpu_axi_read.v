@@ -241,30 +241,33 @@ module tpu_axi_read #(
 `ifdef FORMAL
   // Proven by `make formal`, given a slave that follows AXI4 (R held while stalled):
   // the address channel and the out stream hold while stalled.
-  reg f_past_valid = 1'b0;
-  always @(posedge clk_i) f_past_valid <= 1'b1;
-  always @(*) if (!f_past_valid) assume (!rst_ni);
-  reg f_was_running = 1'b0;  // out of reset in the previous cycle too
-  always @(posedge clk_i) f_was_running <= rst_ni;
-  wire f_run = f_past_valid && f_was_running && rst_ni;
-  always @(posedge clk_i) begin
-    if (f_run && $past(m_axi_rvalid_i && !m_axi_rready_o)) begin
-      assume (m_axi_rvalid_i);
-      assume (m_axi_rdata_i == $past(m_axi_rdata_i) && m_axi_rresp_i == $past(m_axi_rresp_i) &&
-              m_axi_rlast_i == $past(m_axi_rlast_i));
-    end
-    if (f_run && $past(m_axi_arvalid_o && !m_axi_arready_i)) begin
-      assert (m_axi_arvalid_o);
-      assert (m_axi_araddr_o == $past(m_axi_araddr_o) && m_axi_arlen_o == $past(m_axi_arlen_o));
-    end
-    if (f_run && $past(out_valid_o && !out_ready_i)) begin
-      assert (out_valid_o);
-      assert (out_data_o == $past(out_data_o) && out_lo_o == $past(out_lo_o) &&
-              out_hi_o == $past(out_hi_o) && out_fill_o == $past(out_fill_o) &&
-              out_last_o == $past(out_last_o) &&
-              out_error_o == $past(out_error_o));
-    end
-  end
+  wire f_past_valid, f_run;
+  tpu_f_run u_f_run (
+      .clk_i,
+      .rst_ni,
+      .past_valid_o(f_past_valid),
+      .run_o(f_run));
+  tpu_f_hold #(.Width(DataBits + 3), .Assume(1)) u_f_r (
+      .clk_i,
+      .run_i(f_run),
+      .flush_i(1'b0),
+      .valid_i(m_axi_rvalid_i),
+      .ready_i(m_axi_rready_o),
+      .data_i({m_axi_rdata_i, m_axi_rresp_i, m_axi_rlast_i}));
+  tpu_f_hold #(.Width(40), .Assume(0)) u_f_ar (
+      .clk_i,
+      .run_i(f_run),
+      .flush_i(1'b0),
+      .valid_i(m_axi_arvalid_o),
+      .ready_i(m_axi_arready_i),
+      .data_i({m_axi_araddr_o, m_axi_arlen_o}));
+  tpu_f_hold #(.Width(DataBits + 2 * LaneBits + 2 + Bytes + 2), .Assume(0)) u_f_out (
+      .clk_i,
+      .run_i(f_run),
+      .flush_i(1'b0),
+      .valid_i(out_valid_o),
+      .ready_i(out_ready_i),
+      .data_i({out_data_o, out_lo_o, out_hi_o, out_fill_o, out_last_o, out_error_o}));
 `endif
 endmodule
 

@@ -186,22 +186,26 @@ module tpu_csr #(
 
 `ifdef FORMAL
   // Proven by `make formal`: the read-data and write-response channels hold while stalled.
-  reg f_past_valid = 1'b0;
-  always @(posedge clk_i) f_past_valid <= 1'b1;
-  always @(*) if (!f_past_valid) assume (!rst_ni);
-  reg f_was_running = 1'b0;  // out of reset in the previous cycle too
-  always @(posedge clk_i) f_was_running <= rst_ni;
-  wire f_run = f_past_valid && f_was_running && rst_ni;
-  always @(posedge clk_i) begin
-    if (f_run && $past(s_rvalid_o && !s_rready_i)) begin
-      assert (s_rvalid_o);
-      assert (s_rdata_o == $past(s_rdata_o) && s_rresp_o == $past(s_rresp_o));
-    end
-    if (f_run && $past(s_bvalid_o && !s_bready_i)) begin
-      assert (s_bvalid_o);
-      assert (s_bresp_o == $past(s_bresp_o));
-    end
-  end
+  wire f_past_valid, f_run;
+  tpu_f_run u_f_run (
+      .clk_i,
+      .rst_ni,
+      .past_valid_o(f_past_valid),
+      .run_o(f_run));
+  tpu_f_hold #(.Width(34), .Assume(0)) u_f_r (
+      .clk_i,
+      .run_i(f_run),
+      .flush_i(1'b0),
+      .valid_i(s_rvalid_o),
+      .ready_i(s_rready_i),
+      .data_i({s_rdata_o, s_rresp_o}));
+  tpu_f_hold #(.Width(2), .Assume(0)) u_f_b (
+      .clk_i,
+      .run_i(f_run),
+      .flush_i(1'b0),
+      .valid_i(s_bvalid_o),
+      .ready_i(s_bready_i),
+      .data_i(s_bresp_o));
 `endif
 endmodule
 

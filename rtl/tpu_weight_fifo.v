@@ -108,9 +108,12 @@ module tpu_weight_fifo #(
 `ifdef FORMAL
   // Promises proven by `make formal` (tests/formal/): no overflow or underflow,
   // order and contents kept, output held while stalled, tiles consistent with rows.
-  reg f_past_valid = 1'b0;
-  always @(posedge clk_i) f_past_valid <= 1'b1;
-  always @(*) if (!f_past_valid) assume (!rst_ni);
+  wire f_past_valid, f_run;
+  tpu_f_run u_f_run (
+      .clk_i,
+      .rst_ni,
+      .past_valid_o(f_past_valid),
+      .run_o(f_run));
 
   wire [PtrBits:0] count = wptr_q - rptr_q;
   always @(*) begin
@@ -128,16 +131,20 @@ module tpu_weight_fifo #(
 
   always @(posedge clk_i) begin
     if (f_past_valid && $past(rst_ni) && rst_ni) begin
-      // a stalled output keeps its data
-      if ($past(rd_valid_o && !rd_ready_i)) begin
-        assert (rd_valid_o);
-        assert (rd_data_o == $past(rd_data_o));
-      end
       // never written when full, never read when empty
       if ($past(count) == Rows) assert (wptr_q == $past(wptr_q));
       if ($past(count) == 0) assert (rptr_q == $past(rptr_q));
     end
   end
+
+  // a stalled output keeps its data
+  tpu_f_hold #(.Width(N * 8), .Assume(0)) u_f_rd (
+      .clk_i,
+      .run_i(f_run),
+      .flush_i(1'b0),
+      .valid_i(rd_valid_o),
+      .ready_i(rd_ready_i),
+      .data_i(rd_data_o));
 
   // Contents: an arbitrary value written to an arbitrary slot comes out unchanged
   // when the read pointer reaches it, before anything else can overwrite it.
