@@ -241,33 +241,14 @@ module tpu_axi_read #(
 `ifdef FORMAL
   // Proven by `make formal`, given a slave that follows AXI4 (R held while stalled):
   // the address channel and the out stream hold while stalled.
-  wire f_past_valid, f_run;
-  tpu_f_run u_f_run (
-      .clk_i,
-      .rst_ni,
-      .past_valid_o(f_past_valid),
-      .run_o(f_run));
-  tpu_f_hold #(.Width(DataBits + 3), .Assume(1)) u_f_r (
-      .clk_i,
-      .run_i(f_run),
-      .flush_i(1'b0),
-      .valid_i(m_axi_rvalid_i),
-      .ready_i(m_axi_rready_o),
-      .data_i({m_axi_rdata_i, m_axi_rresp_i, m_axi_rlast_i}));
-  tpu_f_hold #(.Width(40), .Assume(0)) u_f_ar (
-      .clk_i,
-      .run_i(f_run),
-      .flush_i(1'b0),
-      .valid_i(m_axi_arvalid_o),
-      .ready_i(m_axi_arready_i),
-      .data_i({m_axi_araddr_o, m_axi_arlen_o}));
-  tpu_f_hold #(.Width(DataBits + 2 * LaneBits + 2 + Bytes + 2), .Assume(0)) u_f_out (
-      .clk_i,
-      .run_i(f_run),
-      .flush_i(1'b0),
-      .valid_i(out_valid_o),
-      .ready_i(out_ready_i),
-      .data_i({out_data_o, out_lo_o, out_hi_o, out_fill_o, out_last_o, out_error_o}));
+  `include "tpu_formal.vh"
+  `TPU_F_PREAMBLE
+  `TPU_F_HOLD(u_f_r, DataBits + 3, 1, 1'b0, m_axi_rvalid_i, m_axi_rready_o,
+             {m_axi_rdata_i, m_axi_rresp_i, m_axi_rlast_i})
+  `TPU_F_HOLD(u_f_ar, 40, 0, 1'b0, m_axi_arvalid_o, m_axi_arready_i,
+             {m_axi_araddr_o, m_axi_arlen_o})
+  `TPU_F_HOLD(u_f_out, DataBits + 2 * LaneBits + 2 + Bytes + 2, 0, 1'b0, out_valid_o, out_ready_i,
+             {out_data_o, out_lo_o, out_hi_o, out_fill_o, out_last_o, out_error_o})
 `endif
 endmodule
 

@@ -226,12 +226,8 @@ module tpu_axi_write #(
   // The address and data channels and the response stream hold while stalled; the
   // walkers keep their order in the ring. Not in `make formal` (z3 does not finish it
   // in minutes, scripts/formal.sh); the block test checks the channels cycle by cycle.
-  wire f_past_valid, f_run;
-  tpu_f_run u_f_run (
-      .clk_i,
-      .rst_ni,
-      .past_valid_o(f_past_valid),
-      .run_o(f_run));
+  `include "tpu_formal.vh"
+  `TPU_F_PREAMBLE
   always @(*) begin
     if (f_past_valid && rst_ni) begin
       assert (wr_q - w_q <= Spans[RingBits:0]);
@@ -240,27 +236,11 @@ module tpu_axi_write #(
       if (aw_q == wr_q) assert (!aw_mid_q);
     end
   end
-  tpu_f_hold #(.Width(40), .Assume(0)) u_f_aw (
-      .clk_i,
-      .run_i(f_run),
-      .flush_i(1'b0),
-      .valid_i(m_axi_awvalid_o),
-      .ready_i(m_axi_awready_i),
-      .data_i({m_axi_awaddr_o, m_axi_awlen_o}));
-  tpu_f_hold #(.Width(DataBits + DataBits / 8 + 1), .Assume(0)) u_f_w (
-      .clk_i,
-      .run_i(f_run),
-      .flush_i(1'b0),
-      .valid_i(m_axi_wvalid_o),
-      .ready_i(m_axi_wready_i),
-      .data_i({m_axi_wdata_o, m_axi_wstrb_o, m_axi_wlast_o}));
-  tpu_f_hold #(.Width(1), .Assume(0)) u_f_rsp (
-      .clk_i,
-      .run_i(f_run),
-      .flush_i(1'b0),
-      .valid_i(rsp_valid_o),
-      .ready_i(rsp_ready_i),
-      .data_i(rsp_error_o));
+  `TPU_F_HOLD(u_f_aw, 40, 0, 1'b0, m_axi_awvalid_o, m_axi_awready_i,
+             {m_axi_awaddr_o, m_axi_awlen_o})
+  `TPU_F_HOLD(u_f_w, DataBits + DataBits / 8 + 1, 0, 1'b0, m_axi_wvalid_o, m_axi_wready_i,
+             {m_axi_wdata_o, m_axi_wstrb_o, m_axi_wlast_o})
+  `TPU_F_HOLD(u_f_rsp, 1, 0, 1'b0, rsp_valid_o, rsp_ready_i, rsp_error_o)
 `endif
 endmodule
 

@@ -186,26 +186,10 @@ module tpu_csr #(
 
 `ifdef FORMAL
   // Proven by `make formal`: the read-data and write-response channels hold while stalled.
-  wire f_past_valid, f_run;
-  tpu_f_run u_f_run (
-      .clk_i,
-      .rst_ni,
-      .past_valid_o(f_past_valid),
-      .run_o(f_run));
-  tpu_f_hold #(.Width(34), .Assume(0)) u_f_r (
-      .clk_i,
-      .run_i(f_run),
-      .flush_i(1'b0),
-      .valid_i(s_rvalid_o),
-      .ready_i(s_rready_i),
-      .data_i({s_rdata_o, s_rresp_o}));
-  tpu_f_hold #(.Width(2), .Assume(0)) u_f_b (
-      .clk_i,
-      .run_i(f_run),
-      .flush_i(1'b0),
-      .valid_i(s_bvalid_o),
-      .ready_i(s_bready_i),
-      .data_i(s_bresp_o));
+  `include "tpu_formal.vh"
+  `TPU_F_PREAMBLE
+  `TPU_F_HOLD(u_f_r, 34, 0, 1'b0, s_rvalid_o, s_rready_i, {s_rdata_o, s_rresp_o})
+  `TPU_F_HOLD(u_f_b, 2, 0, 1'b0, s_bvalid_o, s_bready_i, s_bresp_o)
 `endif
 endmodule
 

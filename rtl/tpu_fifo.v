@@ -78,12 +78,8 @@ module tpu_fifo #(
 `ifdef FORMAL
   // Proven by `make formal`: never more than Depth entries; a stalled output keeps its
   // data; entries leave in the order they came.
-  wire f_past_valid, f_run;
-  tpu_f_run u_f_run (
-      .clk_i,
-      .rst_ni,
-      .past_valid_o(f_past_valid),
-      .run_o(f_run));
+  `include "tpu_formal.vh"
+  `TPU_F_PREAMBLE
   wire [PtrBits:0] f_span = {1'b0, wr_q - rd_q};   // entries by the pointers
   always @(*) if (f_past_valid && rst_ni) begin
     assert (count_q <= Depth[PtrBits:0]);
@@ -92,13 +88,7 @@ module tpu_fifo #(
     assert (f_span == (full_q ? {(PtrBits + 1){1'b0}} : count_q));
     if (nonempty_q) assert (out_data_o == mem_q[rd_q]);   // (OutReg: the head register too)
   end
-  tpu_f_hold #(.Width(Width), .Assume(0)) u_f_out (
-      .clk_i,
-      .run_i(f_run),
-      .flush_i(clear_i),
-      .valid_i(out_valid_o),
-      .ready_i(out_ready_i),
-      .data_i(out_data_o));
+  `TPU_F_HOLD(u_f_out, Width, 0, clear_i, out_valid_o, out_ready_i, out_data_o)
   always @(posedge clk_i) begin
     if (f_run && !$past(clear_i) && $past(count_q) == Depth[PtrBits:0]) assert (wr_q == $past(wr_q));
   end

@@ -48,20 +48,10 @@ module tpu_reg_slice #(
 `ifdef FORMAL
   // Proven by `make formal`: the output holds while stalled, and beats leave in the
   // order they came, none lost or doubled (an arbitrary beat is followed through).
-  wire f_past_valid, f_run;
-  tpu_f_run u_f_run (
-      .clk_i,
-      .rst_ni,
-      .past_valid_o(f_past_valid),
-      .run_o(f_run));
+  `include "tpu_formal.vh"
+  `TPU_F_PREAMBLE
   always @(*) if (f_past_valid && rst_ni && skid_valid_q) assert (out_valid_q);
-  tpu_f_hold #(.Width(Width), .Assume(0)) u_f_out (
-      .clk_i,
-      .run_i(f_run),
-      .flush_i(1'b0),
-      .valid_i(out_valid_o),
-      .ready_i(out_ready_i),
-      .data_i(out_data_o));
+  `TPU_F_HOLD(u_f_out, Width, 0, 1'b0, out_valid_o, out_ready_i, out_data_o)
   // beats in and out counted: at most two inside, and the count matches the registers
   reg [1:0] f_inside = 2'd0;
   always @(posedge clk_i)

@@ -216,12 +216,8 @@ module tpu_scoreboard #(
   // of a whm in flight. And the registered comparison is the combinational one: once
   // a candidate has been loaded, mask_q holds, per slot and pair of ranges, exactly
   // whether it clashes with that slot.
-  wire f_past_valid;
-  tpu_f_run u_f_run (
-      .clk_i,
-      .rst_ni,
-      .past_valid_o(f_past_valid),
-      .run_o());
+  `include "tpu_formal.vh"
+  `TPU_F_PREAMBLE
   // The controller's side: the candidate is what was loaded (from the skid register
   // when it held one, else from next), unchanged until the next load; the skid register
   // is written only while empty, in a cycle the candidate stays, from next, and holds

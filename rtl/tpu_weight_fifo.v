@@ -108,12 +108,8 @@ module tpu_weight_fifo #(
 `ifdef FORMAL
   // Promises proven by `make formal` (tests/formal/): no overflow or underflow,
   // order and contents kept, output held while stalled, tiles consistent with rows.
-  wire f_past_valid, f_run;
-  tpu_f_run u_f_run (
-      .clk_i,
-      .rst_ni,
-      .past_valid_o(f_past_valid),
-      .run_o(f_run));
+  `include "tpu_formal.vh"
+  `TPU_F_PREAMBLE
 
   wire [PtrBits:0] count = wptr_q - rptr_q;
   always @(*) begin
@@ -138,13 +134,7 @@ module tpu_weight_fifo #(
   end
 
   // a stalled output keeps its data
-  tpu_f_hold #(.Width(N * 8), .Assume(0)) u_f_rd (
-      .clk_i,
-      .run_i(f_run),
-      .flush_i(1'b0),
-      .valid_i(rd_valid_o),
-      .ready_i(rd_ready_i),
-      .data_i(rd_data_o));
+  `TPU_F_HOLD(u_f_rd, N * 8, 0, 1'b0, rd_valid_o, rd_ready_i, rd_data_o)
 
   // Contents: an arbitrary value written to an arbitrary slot comes out unchanged
   // when the read pointer reaches it, before anything else can overwrite it.

@@ -39,7 +39,7 @@ for t in "${tasks[@]}"; do
   set -- $params
   while [ $# -gt 1 ]; do chparam="$chparam -set $1 $2"; shift 2; done
   smt="$work/$name.smt2"
-  if ! yosys -q -l "$work/$name.yosys.log" -p "read_verilog -formal -Irtl rtl/$top.v rtl/formal/tpu_f_*.v $( [[ $top = tpu_axi_* ]] && echo rtl/tpu_fifo.v rtl/tpu_reg_slice.v); chparam $chparam $top;
+  if ! yosys -q -l "$work/$name.yosys.log" -p "read_verilog -formal -Irtl -Irtl/formal rtl/$top.v rtl/formal/tpu_f_*.v $( [[ $top = tpu_axi_* ]] && echo rtl/tpu_fifo.v rtl/tpu_reg_slice.v); chparam $chparam $top;
       prep -top $top; async2sync; dffunmap; write_smt2 -wires $smt" > /dev/null; then
     echo "formal: FAIL: $name (yosys, see $work/$name.yosys.log)"; failures=$((failures + 1)); continue
   fi
