@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0
+// tpu_csr's register slave connected to a core's AXI4-Lite ports (tpu_bus_ports.vh), in
+// the port list of the core's tpu_csr instance.
+      .s_awvalid_i(s_axil_awvalid_i),
+      .s_awready_o(s_axil_awready_o),
+      .s_awaddr_i(s_axil_awaddr_i),
+      .s_wvalid_i(s_axil_wvalid_i),
+      .s_wready_o(s_axil_wready_o),
+      .s_wdata_i(s_axil_wdata_i),
+      .s_wstrb_i(s_axil_wstrb_i),
+      .s_bvalid_o(s_axil_bvalid_o),
+      .s_bready_i(s_axil_bready_i),
+      .s_bresp_o(s_axil_bresp_o),
+      .s_arvalid_i(s_axil_arvalid_i),
+      .s_arready_o(s_axil_arready_o),
+      .s_araddr_i(s_axil_araddr_i),
+      .s_rvalid_o(s_axil_rvalid_o),
+      .s_rready_i(s_axil_rready_i),
+      .s_rdata_o(s_axil_rdata_o),
+      .s_rresp_o(s_axil_rresp_o),
