@@ -24,8 +24,7 @@ module tpu_core #(
     parameter integer ReadBursts = 32,   // AXI read bursts in flight (one-beat rows: covers the memory latency)
     parameter integer SerialAct  = 0,    // 1: one requantization lane serves all N (small FPGAs)
     parameter integer LogicRows  = 0,    // the matrix unit's last rows multiply in logic (FPGAs short of multipliers)
-    parameter integer GatherSegs = 3,    // DMA window gather of rows of up to this many segments (0: off)
-    parameter integer WedgeWfifo = 0     // test only: 1 blocks the weight FIFO's input
+    parameter integer GatherSegs = 3     // DMA window gather of rows of up to this many segments (0: off)
 ) (
     input  wire                    clk_i,
     input  wire                    rst_ni,
@@ -356,7 +355,7 @@ module tpu_core #(
   tpu_weight_fifo #(.ArraySize(N), .DepthTiles(WfifoDepth)) u_wfifo (
       .clk_i,
       .rst_ni(rst_n && !clear),
-      .wr_valid_i(wf_wvalid && WedgeWfifo == 0),
+      .wr_valid_i(wf_wvalid),
       .wr_ready_o(wf_wready),
       .wr_data_i(wf_wdata),
       .rd_valid_o(wf_rvalid),
@@ -365,8 +364,6 @@ module tpu_core #(
       .tiles_o(unused_tiles),
       .tile_o(tile),
       .free_o(wf_free));
-  wire wf_wready_seen = wf_wready && WedgeWfifo == 0;
-  wire [WfFreeBits-1:0] wf_free_seen = WedgeWfifo == 0 ? wf_free : {WfFreeBits{1'b0}};
   wire unused_wf = wf_rvalid;  // the loader starts only on a whole tile
 
   wire mx_valid, mx_switch, mx_out_valid;
@@ -436,8 +433,8 @@ module tpu_core #(
       .ubw_addr_o(ubw_addr_in),
       .ubw_data_o(ubw_data_in),
       .wf_valid_o(wf_wvalid),
-      .wf_ready_i(wf_wready_seen),
-      .wf_free_i(wf_free_seen),
+      .wf_ready_i(wf_wready),
+      .wf_free_i(wf_free),
       .wf_data_o(wf_wdata),
       .retire_o(retire_in),
       .fault_o(fault_in),

@@ -13,6 +13,7 @@
 #include "Vcore_n16.h"
 #include "Vcore_n4.h"
 #include "Vcore_n4_wedged.h"
+#include "Vcore_n4_wedged___024root.h"
 #include "asm/assembler.hpp"
 #include "config/config.hpp"
 #include "isa/act_block.hpp"
@@ -180,6 +181,13 @@ TEST_CASE("a wedged weight FIFO produces the watchdog report, not a hang", "[rtl
   SimOptions opt;
   opt.watchdog_cycles = 2000;
   CoreSim<Vcore_n4_wedged> sim(cfg, opt);
+  // The wedge, from outside the RTL: after every edge the weight FIFO says it is full
+  // with no room (registers that change only on a push or a pop, neither of which can
+  // then happen), so the DMA-in's rw waits forever.
+  sim.on_cycle = [](Vcore_n4_wedged& d, uint64_t) {
+    d.rootp->tpu_core__DOT__u_wfifo__DOT__free_q = 0;
+    d.rootp->tpu_core__DOT__u_wfifo__DOT__full_q = 1;
+  };
   Instr rw, mmc, halt;
   rw.op = Opcode::RW, rw.addr = 0x1000, rw.stride = 4, rw.k = 4, rw.n = 4;
   mmc.op = Opcode::MMC, mmc.rows = 4, mmc.sw = 1;
