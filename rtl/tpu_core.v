@@ -210,17 +210,7 @@ module tpu_core #(
       .cmd_addr_i(rd_cmd_addr),
       .cmd_len_i(rd_cmd_len),
       .cmd_tag_i(pick_dma),
-      .m_axi_arvalid_o,
-      .m_axi_arready_i,
-      .m_axi_araddr_o,
-      .m_axi_arlen_o,
-      .m_axi_arsize_o,
-      .m_axi_arburst_o,
-      .m_axi_rvalid_i,
-      .m_axi_rready_o,
-      .m_axi_rdata_i,
-      .m_axi_rresp_i,
-      .m_axi_rlast_i,
+`include "tpu_axi_rd_connect.vh"
       .out_valid_o(rd_out_valid),
       .out_ready_i(rd_out_ready),
       .out_data_o(rd_data),
@@ -567,23 +557,11 @@ module tpu_core #(
       .cmd_addr_i(wr_cmd_addr),
       .cmd_len_i(wr_cmd_len),
       .cmd_data_i(wr_cmd_data),
-      .m_axi_awvalid_o,
-      .m_axi_awready_i,
-      .m_axi_awaddr_o,
-      .m_axi_awlen_o,
-      .m_axi_awsize_o,
-      .m_axi_awburst_o,
-      .m_axi_wvalid_o,
-      .m_axi_wready_i,
-      .m_axi_wdata_o,
-      .m_axi_wstrb_o,
-      .m_axi_wlast_o,
-      .m_axi_bvalid_i,
-      .m_axi_bready_o,
-      .m_axi_bresp_i,
       .rsp_valid_o(wr_rsp_valid),
       .rsp_ready_i(wr_rsp_ready),
-      .rsp_error_o(wr_rsp_error));
+      .rsp_error_o(wr_rsp_error),
+`include "tpu_axi_wr_connect.vh"
+      );
 endmodule
 
 `default_nettype wire

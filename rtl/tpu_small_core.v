@@ -109,31 +109,9 @@ module tpu_small_core #(
       .err_o(bus_err),
       .rword_o(bus_rword),
       .rbyte_o(bus_rbyte),
-      .m_axi_arvalid_o,
-      .m_axi_arready_i,
-      .m_axi_araddr_o,
-      .m_axi_arlen_o,
-      .m_axi_arsize_o,
-      .m_axi_arburst_o,
-      .m_axi_rvalid_i,
-      .m_axi_rready_o,
-      .m_axi_rdata_i,
-      .m_axi_rresp_i,
-      .m_axi_rlast_i,
-      .m_axi_awvalid_o,
-      .m_axi_awready_i,
-      .m_axi_awaddr_o,
-      .m_axi_awlen_o,
-      .m_axi_awsize_o,
-      .m_axi_awburst_o,
-      .m_axi_wvalid_o,
-      .m_axi_wready_i,
-      .m_axi_wdata_o,
-      .m_axi_wstrb_o,
-      .m_axi_wlast_o,
-      .m_axi_bvalid_i,
-      .m_axi_bready_o,
-      .m_axi_bresp_i);
+`include "tpu_axi_rd_connect.vh"
+`include "tpu_axi_wr_connect.vh"
+      );
 
   // ---- sequencer state ----------------------------------------------------------------
   localparam [4:0] SScrub = 5'd0, SIdle = 5'd1, SFetch = 5'd2, SDecode = 5'd3,
