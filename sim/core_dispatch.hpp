@@ -4,6 +4,8 @@
 // configs/cores.yaml; generated/shipped_cores.hpp lists them).
 #pragma once
 
+#include <cstddef>
+#include <iterator>
 #include <string>
 #include <utility>
 
