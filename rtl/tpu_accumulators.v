@@ -19,6 +19,8 @@
 // port reads a row only after its writer has stored it (chaining) and before a younger
 // writer may write it (WAR). Simulation returns a poison value for it instead, so that
 // a use would show as a mismatch with the golden model.
+// Scrubbing (scrub_i, tpu_scrub) writes zero rows through the same pipeline for Rows
+// cycles, in place of results (none come then).
 `default_nettype none
 
 module tpu_accumulators #(
@@ -27,6 +29,8 @@ module tpu_accumulators #(
 ) (
     input  wire                    clk_i,
     input  wire                    rst_ni,
+    input  wire                    scrub_i,       // start clearing every row
+    output wire                    scrubbing_o,
     // results from the matrix unit, one row per cycle
     input  wire                    in_valid_i,
     input  wire                    in_accumulate_i,
@@ -63,6 +67,19 @@ module tpu_accumulators #(
   reg [AddrBits-1:0] s3_addr_q;
   reg [N*32-1:0]     s3_data_q, s4_data_q;
 
+  // The incoming row: a result, or the scrub's zero row (an overwrite).
+  wire [AddrBits-1:0] scrub_row;
+  tpu_scrub #(.Rows(Rows)) u_scrub (
+      .clk_i,
+      .rst_ni,
+      .start_i(scrub_i),
+      .active_o(scrubbing_o),
+      .row_o(scrub_row));
+  wire                in_valid      = scrubbing_o || in_valid_i;
+  wire                in_accumulate = !scrubbing_o && in_accumulate_i;
+  wire [AddrBits-1:0] in_addr       = scrubbing_o ? scrub_row : in_addr_i;
+  wire [N*32-1:0]     in_data       = scrubbing_o ? {N*32{1'b0}} : in_data_i;
+
   wire [N*32-1:0] s2_old = s2_usemem_q ? old2_q : s2_fwd_q;
   wire [N*32-1:0] s2_sum;
   genvar i;
@@ -82,7 +99,7 @@ module tpu_accumulators #(
       s2_valid_q <= 1'b0;
       s3_valid_q <= 1'b0;
     end else begin
-      s1_valid_q <= in_valid_i;
+      s1_valid_q <= in_valid;
       s2_valid_q <= s1_valid_q;
       s3_valid_q <= s2_valid_q;
     end
@@ -94,7 +111,7 @@ module tpu_accumulators #(
   localparam [31:0] Poison = 32'h5EA5_0BAD;
   reg old_clash_q, rd_clash_q;
   always @(posedge clk_i) begin
-    old_clash_q <= s3_valid_q && s3_addr_q == in_addr_i;
+    old_clash_q <= s3_valid_q && s3_addr_q == in_addr;
     if (rd_en_i) rd_clash_q <= s3_valid_q && s3_addr_q == rd_addr_i;
   end
   wire [N*32-1:0] old_seen = old_clash_q ? {N{Poison}} : old_q;
@@ -107,9 +124,9 @@ module tpu_accumulators #(
   // registers: the forward's choice over all N lanes starts at flip-flops.
   reg  s1_hit3, s1_hit4, s1_hit5;
   always @(posedge clk_i) begin
-    s1_hit3 <= s1_valid_q && s1_addr_q == in_addr_i;
-    s1_hit4 <= s2_valid_q && s2_addr_q == in_addr_i;
-    s1_hit5 <= s3_valid_q && s3_addr_q == in_addr_i;
+    s1_hit3 <= s1_valid_q && s1_addr_q == in_addr;
+    s1_hit4 <= s2_valid_q && s2_addr_q == in_addr;
+    s1_hit5 <= s3_valid_q && s3_addr_q == in_addr;
   end
   // An accumulate onto the row one before it, which the add cannot see: poison in
   // simulation, so that a use shows as a mismatch with the golden model.
@@ -120,11 +137,11 @@ module tpu_accumulators #(
 `endif
 
   always @(posedge clk_i) begin
-    old_q           <= mem_q[in_addr_i];
+    old_q           <= mem_q[in_addr];
     old2_q          <= old_seen;
-    s1_accumulate_q <= in_accumulate_i;
-    s1_addr_q       <= in_addr_i;
-    s1_data_q       <= in_data_i;
+    s1_accumulate_q <= in_accumulate;
+    s1_addr_q       <= in_addr;
+    s1_data_q       <= in_data;
     s2_addr_q       <= s1_addr_q;
     s2_data_q       <= s1_data_q;
     s2_usemem_q     <= s1_accumulate_q && !s1_hit3 && !s1_hit4 && !s1_hit5;

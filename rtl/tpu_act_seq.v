@@ -14,6 +14,7 @@
 // ub + r. The activation unit's results have priority on the unified buffer's write
 // port, so they never wait.
 `default_nettype none
+`include "tpu_unit_ports.vh"
 
 module tpu_act_seq #(
     parameter integer UbRows  = 4096,
@@ -24,14 +25,7 @@ module tpu_act_seq #(
     input  wire                   clk_i,
     input  wire                   rst_ni,
     // queue head
-    input  wire                   q_valid_i,
-    output wire                   q_ready_o,
-    input  wire [127:0]           q_instr_i,
-    input  wire [31:0]            q_pc_i,
-    input  wire [SlotBits-1:0]    q_slot_i,
-    input  wire                   err_valid_i,
-    input  wire [31:0]            err_pc_i,
-    output wire                   busy_o,
+    `TPU_UNIT_QUEUE_PORTS,
     // parameter rows from the unified buffer (granted by the core; data two cycles later)
     output wire                   ubr_valid_o,
     input  wire                   ubr_grant_i,
@@ -63,8 +57,9 @@ module tpu_act_seq #(
     output wire                   chain_valid_o,  // the row written next cycle, for chaining
     output wire [UbBits-1:0]      chain_addr_o,
     output wire [SlotBits-1:0]    slot_o,         // the instruction's slot (its UB writes, for chaining)
-    // every unified-buffer write, from any unit, on either port (invalidates the loaded
-    // parameters)
+    // every unified-buffer write, from any unit, on either port, and the start of a
+    // scrub, which clears every row (each invalidates the loaded parameters)
+    input  wire                   scrub_i,
     input  wire                   ub_we_i,
     input  wire [UbBits-1:0]      ub_wa_i,
     input  wire                   ub_we2_i,
@@ -215,7 +210,7 @@ module tpu_act_seq #(
     end else if (state_q == StCheck) begin
       loaded_q    <= !shift_error_i && !hit_new;
       loaded_at_q <= params;
-    end else if (hit_old) begin
+    end else if (hit_old || scrub_i) begin
       loaded_q <= 1'b0;
     end
   end

@@ -13,6 +13,7 @@
 // final beat. A non-OKAY response on any beat of a span sets `error` from that beat to
 // the span's end (the consumer reports BUS_ERROR at `last`).
 `default_nettype none
+`include "tpu_axi_ports.vh"
 
 module tpu_axi_read #(
     parameter integer DataBits = 32,  // AXI data width: 32..512, a power of two
@@ -27,19 +28,8 @@ module tpu_axi_read #(
     input  wire [31:0]             cmd_addr_i,
     input  wire [11:0]             cmd_len_i,
     input  wire                    cmd_tag_i,
-    // AXI4 read address channel
-    output wire                    m_axi_arvalid_o,
-    input  wire                    m_axi_arready_i,
-    output wire [31:0]             m_axi_araddr_o,
-    output wire [7:0]              m_axi_arlen_o,
-    output wire [2:0]              m_axi_arsize_o,
-    output wire [1:0]              m_axi_arburst_o,
-    // AXI4 read data channel
-    input  wire                    m_axi_rvalid_i,
-    output wire                    m_axi_rready_o,
-    input  wire [DataBits-1:0]     m_axi_rdata_i,
-    input  wire [1:0]              m_axi_rresp_i,
-    input  wire                    m_axi_rlast_i,
+    // AXI4 read channels (AR, R)
+    `TPU_AXI_RD_MASTER_PORTS(m_axi_, DataBits),
     // beats out
     output wire                    out_valid_o,
     input  wire                    out_ready_i,

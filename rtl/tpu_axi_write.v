@@ -12,6 +12,7 @@
 // leaves through a register slice: its beat is a page of shifting (the span's bytes to
 // their lanes), which must not run on into the slave's logic in the same cycle.
 `default_nettype none
+`include "tpu_axi_ports.vh"
 
 module tpu_axi_write #(
     parameter integer DataBits  = 32,  // AXI data width: 32..512, a power of two
@@ -28,20 +29,7 @@ module tpu_axi_write #(
     input  wire [LenBits-1:0]       cmd_len_i,
     input  wire [SpanBytes*8-1:0]   cmd_data_i,
     // AXI4 write address, data and response channels
-    output wire                     m_axi_awvalid_o,
-    input  wire                     m_axi_awready_i,
-    output wire [31:0]              m_axi_awaddr_o,
-    output wire [7:0]               m_axi_awlen_o,
-    output wire [2:0]               m_axi_awsize_o,
-    output wire [1:0]               m_axi_awburst_o,
-    output wire                     m_axi_wvalid_o,
-    input  wire                     m_axi_wready_i,
-    output wire [DataBits-1:0]      m_axi_wdata_o,
-    output wire [DataBits/8-1:0]    m_axi_wstrb_o,
-    output wire                     m_axi_wlast_o,
-    input  wire                     m_axi_bvalid_i,
-    output wire                     m_axi_bready_o,
-    input  wire [1:0]               m_axi_bresp_i,
+    `TPU_AXI_WR_MASTER_PORTS(m_axi_, DataBits),
     // completion
     output wire                     rsp_valid_o,
     input  wire                     rsp_ready_i,

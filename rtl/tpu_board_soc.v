@@ -3,14 +3,10 @@
 // device memory controller and the UART host link (docs/fpga.md has the protocol).
 // A board top (rtl/ice40/) adds the RAM on the ram_* port, the clock and a reset.
 `default_nettype none
+`include "tpu_geometry.vh"
 
 module tpu_board_soc #(
-    parameter integer ArraySize     = 4,
-    parameter integer UbRows        = 1024,
-    parameter integer AccRows       = 512,
-    parameter integer WfifoDepth    = 4,
-    parameter integer DmaWidth      = 32,
-    parameter integer DramBytes     = 65536,
+    `TPU_GEOMETRY_PARAMS(4, 1024, 512, 32, 65536),
     // Fewer instructions in flight than the core's defaults: a board's memory serves one
     // beat every two cycles, so deeper queues buy little and cost logic and flip-flops.
     parameter integer Slots         = 4,
@@ -116,8 +112,7 @@ module tpu_board_soc #(
   wire [31:0]           unused_queues;
   generate
     if (SmallCore != 0) begin : g_small
-      tpu_small_core #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
-                       .WfifoDepth(WfifoDepth), .DmaWidth(DmaWidth), .DramBytes(DramBytes)) u_core (
+      tpu_small_core #(`TPU_GEOMETRY_PASS) u_core (
 `include "tpu_board_core_ports.vh"
           .trace_issue_o(unused_trace_issue),
           .trace_pc_o(unused_trace_pc),
@@ -133,9 +128,7 @@ module tpu_board_soc #(
         assign unused_trace_slot[SlotBits-1:1] = {(SlotBits-1){1'b0}};
       end
     end else begin : g_full
-      tpu_core #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth),
-                 .DmaWidth(DmaWidth),
-                 .DramBytes(DramBytes),
+      tpu_core #(`TPU_GEOMETRY_PASS,
                  .Slots(Slots),
                  .QueueDepth(QueueDepth),
                  .MaxBeats(MaxBeats),

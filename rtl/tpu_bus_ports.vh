@@ -1,48 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The bus ports every core has (tpu_core, tpu_small_core): the AXI4-Lite register slave
 // and the AXI4 device-memory master, DmaWidth bits wide. Included in a module's port
-// list, so that each bus is declared once.
-    // AXI4-Lite slave: registers (rtl/tpu_csr.v)
-    input  wire                    s_axil_awvalid_i,
-    output wire                    s_axil_awready_o,
-    input  wire [7:0]              s_axil_awaddr_i,
-    input  wire                    s_axil_wvalid_i,
-    output wire                    s_axil_wready_o,
-    input  wire [31:0]             s_axil_wdata_i,
-    input  wire [3:0]              s_axil_wstrb_i,
-    output wire                    s_axil_bvalid_o,
-    input  wire                    s_axil_bready_i,
-    output wire [1:0]              s_axil_bresp_o,
-    input  wire                    s_axil_arvalid_i,
-    output wire                    s_axil_arready_o,
-    input  wire [7:0]              s_axil_araddr_i,
-    output wire                    s_axil_rvalid_o,
-    input  wire                    s_axil_rready_i,
-    output wire [31:0]             s_axil_rdata_o,
-    output wire [1:0]              s_axil_rresp_o,
-    // AXI4 master: device memory
-    output wire                    m_axi_arvalid_o,
-    input  wire                    m_axi_arready_i,
-    output wire [31:0]             m_axi_araddr_o,
-    output wire [7:0]              m_axi_arlen_o,
-    output wire [2:0]              m_axi_arsize_o,
-    output wire [1:0]              m_axi_arburst_o,
-    input  wire                    m_axi_rvalid_i,
-    output wire                    m_axi_rready_o,
-    input  wire [DmaWidth-1:0]     m_axi_rdata_i,
-    input  wire [1:0]              m_axi_rresp_i,
-    input  wire                    m_axi_rlast_i,
-    output wire                    m_axi_awvalid_o,
-    input  wire                    m_axi_awready_i,
-    output wire [31:0]             m_axi_awaddr_o,
-    output wire [7:0]              m_axi_awlen_o,
-    output wire [2:0]              m_axi_awsize_o,
-    output wire [1:0]              m_axi_awburst_o,
-    output wire                    m_axi_wvalid_o,
-    input  wire                    m_axi_wready_i,
-    output wire [DmaWidth-1:0]     m_axi_wdata_o,
-    output wire [DmaWidth/8-1:0]   m_axi_wstrb_o,
-    output wire                    m_axi_wlast_o,
-    input  wire                    m_axi_bvalid_i,
-    output wire                    m_axi_bready_o,
-    input  wire [1:0]              m_axi_bresp_i,
+// list (tpu_axi_ports.vh declares each bus).
+`include "tpu_axi_ports.vh"
+    `TPU_AXIL_SLAVE_PORTS(s_axil_),            // registers (rtl/tpu_csr.v)
+    `TPU_AXI_RD_MASTER_PORTS(m_axi_, DmaWidth), // device memory
+    `TPU_AXI_WR_MASTER_PORTS(m_axi_, DmaWidth),

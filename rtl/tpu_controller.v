@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The controller: run state, decode and in-order issue into the per-unit queues,
-// the interlock scoreboard, error collection, memory scrubbing and the counters.
+// the interlock scoreboard, error collection, the start of memory scrubbing and the counters.
 //
 // Issue: the instruction at the head of the fetch buffer is registered, decoded in
 // three registered parts (tpu_decode), queued, split into its tiles (the next register,
@@ -71,9 +71,9 @@ module tpu_controller #(
     output wire                   err_valid_o,
     output wire [31:0]            err_pc_o,
     output wire                   clear_o,       // a run starts
-    // scrubbing
+    // scrubbing (tpu_scrub, beside each memory): started during reset and when a run ends
     output wire                   scrub_o,
-    output wire [ScrubBits-1:0]   scrub_addr_o,
+    input  wire                   scrub_busy_i,  // a memory is being cleared
     // chaining (tpu_chain_track): rows written by the matrix and activation units, and
     // whether the activation and DMA-out units' next rows are still to be written
     input  wire                   accw_valid_i,
@@ -113,7 +113,6 @@ module tpu_controller #(
   localparam integer UbBits    = $clog2(UbRows);
   localparam integer AccBits   = $clog2(AccRows);
   localparam integer AddrBits  = (UbBits > AccBits) ? UbBits : AccBits;
-  localparam integer ScrubBits = AddrBits;
   localparam integer TileBits  = $clog2(WfifoDepth + 1);
   localparam integer HiBits    = AddrBits + 1;
   localparam integer MemBits   = $clog2(DramBytes);   // device-memory byte addresses
@@ -134,22 +133,21 @@ module tpu_controller #(
   reg  [31:0]          err_pc_q;
   reg  [31:0]          pc_q, entry_q;
   reg                  start_pending_q;
-  reg                  scrub_q;
-  reg  [ScrubBits-1:0] scrub_addr_q;
   reg  [TileBits-1:0]  tiles_q;       // tiles loaded by rw and not yet switched in
   reg                  tiles_none_q, tiles_all_q;   // tiles_q == 0, tiles_q == WfifoDepth
   reg                  has_active_q;
 
   wire running = state_q == TPU_STATE_RUNNING;
-  // A run begins a cycle after it may (a start pending, no scrub, not running): a
+  // A run begins a cycle after it may (a start pending, no scrubbing, not running): a
   // register, since it clears the units far across the core (clear_o), starts the fetch
   // and resets the counters. (It is high for one cycle: the run begins at its edge.)
   reg  begin_q;
-  // The run drained a cycle ago: scrubbing begins now, a register, so that the drain's
-  // decision (every unit idle) sets the state and not also the scrub's address.
+  // The run drained a cycle ago, or the core is in reset: the memories' scrubbing starts
+  // now, from a register, so that the drain's decision (every unit idle) reaches no
+  // memory in its own cycle.
   reg  scrub_go_q;
   always @(posedge clk_i)
-    begin_q <= rst_ni && start_pending_q && !scrub_q && !scrub_go_q && !running && !begin_q;
+    begin_q <= rst_ni && start_pending_q && !scrub_busy_i && !scrub_go_q && !running && !begin_q;
   wire begin_run = begin_q;
 
   // ---- front end: fetch register, decode, decoded queue, next and decode registers -----
@@ -561,8 +559,6 @@ module tpu_controller #(
   wire [31:0] f_pc   = o_any ? o_pc : d_pc_q;
 
   wire drained = running && stopping_q && !sb_busy && !fetch_busy_i && &unit_idle_i;
-  localparam integer ScrubRows = (UbRows > AccRows) ? UbRows : AccRows;
-  wire [ScrubBits:0] scrub_rows = ScrubRows[ScrubBits:0];
 
   // The fetch's stop, !running || stopping_q, as a register of its own (the next value of
   // both), so that the fetch buffer's pushes and the front end's flow do not wait for the
@@ -580,17 +576,8 @@ module tpu_controller #(
       stopping_q      <= 1'b0;
       err_q           <= 1'b0;
       start_pending_q <= 1'b0;
-      scrub_q         <= 1'b1;
-      scrub_addr_q    <= {ScrubBits{1'b0}};
     end else begin
       if (start_i && !running) start_pending_q <= 1'b1;
-      if (scrub_go_q) begin
-        scrub_q      <= 1'b1;
-        scrub_addr_q <= {ScrubBits{1'b0}};
-      end else if (scrub_q) begin
-        scrub_addr_q <= scrub_addr_q + 1'b1;
-        if ({1'b0, scrub_addr_q} == scrub_rows - 1'b1) scrub_q <= 1'b0;
-      end
       if (begin_run) begin
         state_q         <= TPU_STATE_RUNNING;
         stopping_q      <= 1'b0;
@@ -609,7 +596,7 @@ module tpu_controller #(
   // reads them many cycles after the state changes.
   reg fail_end_q;
   always @(posedge clk_i) fail_end_q <= rst_ni && drained && err_q;
-  always @(posedge clk_i) scrub_go_q <= rst_ni && drained;
+  always @(posedge clk_i) scrub_go_q <= !rst_ni || drained;
 
   always @(posedge clk_i) begin
     if (running) begin
@@ -725,8 +712,7 @@ module tpu_controller #(
   assign err_valid_o   = err_q;
   assign err_pc_o      = err_pc_q;
   assign clear_o       = begin_run;
-  assign scrub_o       = scrub_q;
-  assign scrub_addr_o  = scrub_addr_q;
+  assign scrub_o       = scrub_go_q;
   assign state_o       = state_q;
   assign error_o       = state_q == TPU_STATE_ERROR ? err_code_q : TPU_ERR_NONE;
   assign pc_o          = pc_q;

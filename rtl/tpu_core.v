@@ -10,14 +10,10 @@
 //                         on port 2, beside port 1 when in the other bank
 //   AXI read engine:      instruction fetch > rhm/rw spans (several spans in flight)
 `default_nettype none
+`include "tpu_geometry.vh"
 
 module tpu_core #(
-    parameter integer ArraySize  = 16,
-    parameter integer UbRows     = 4096,
-    parameter integer AccRows    = 2048,
-    parameter integer WfifoDepth = 4,
-    parameter integer DmaWidth   = 128,
-    parameter integer DramBytes  = 1048576,
+    `TPU_GEOMETRY_PARAMS(16, 4096, 2048, 128, 1048576),
     parameter integer Slots      = 8,    // instructions in flight (scoreboard slots)
     parameter integer QueueDepth = 4,    // per-unit instruction queue
     parameter integer MaxBeats   = 16,   // longest AXI burst
@@ -45,7 +41,6 @@ module tpu_core #(
   localparam integer SlotBits  = (Slots > 1) ? $clog2(Slots) : 1;
   localparam integer UbBits    = $clog2(UbRows);
   localparam integer AccBits   = $clog2(AccRows);
-  localparam integer ScrubBits = (UbBits > AccBits) ? UbBits : AccBits;
   localparam integer LaneBits  = $clog2(DmaWidth / 8);
   localparam integer RowBits   = (N > 1) ? $clog2(N) : 1;
   localparam integer TileBits  = $clog2(WfifoDepth + 1);
@@ -60,8 +55,7 @@ module tpu_core #(
   wire [31:0] run_pc;
   wire        run_end;
   wire [Counters*64-1:0] counters;
-  tpu_csr #(.ArraySize(N), .WfifoDepth(WfifoDepth), .DmaWidth(DmaWidth), .UbRows(UbRows),
-            .AccRows(AccRows), .DramBytes(DramBytes), .Counters(Counters)) u_csr (
+  tpu_csr #(`TPU_GEOMETRY_PASS, .Counters(Counters)) u_csr (
       .clk_i,
       .rst_ni,
 `include "tpu_csr_bus.vh"
@@ -101,8 +95,7 @@ module tpu_core #(
   wire [31:0]  fault_pc_in, fault_pc_act, fault_pc_out;
   wire         err_valid, clear;
   wire [31:0]  err_pc;
-  wire         scrub;
-  wire [ScrubBits-1:0] scrub_addr;
+  wire         scrub, ub_scrubbing, acc_scrubbing;
   wire         ev_row, ev_wstall, ev_wshift, ev_dma_wait, ev_tile;
   wire [6:0]   read_bytes, write_bytes;
   // chaining: the activation unit reads accumulator rows as the matrix unit writes them,
@@ -152,7 +145,7 @@ module tpu_core #(
       .err_pc_o(err_pc),
       .clear_o(clear),
       .scrub_o(scrub),
-      .scrub_addr_o(scrub_addr),
+      .scrub_busy_i(ub_scrubbing || acc_scrubbing),
       .ev_row_i(ev_row),
       .ev_weight_stall_i(ev_wstall),
       .ev_weight_shift_i(ev_wshift),
@@ -296,13 +289,13 @@ module tpu_core #(
   wire                ubw_in;
   wire [UbBits-1:0]   ubw_addr_in;
   wire [N*8-1:0]      ubw_data_in, act_out;
-  wire                ubw_in_ready = !scrub && (!ubw_act || ubw_addr_act[1:0] != ubw_addr_in[1:0]);
-  wire                ub_we = scrub || ubw_act;   // port 1
-  wire [UbBits-1:0]   ub_wa = scrub ? scrub_addr[UbBits-1:0] : ubw_addr_act;
-  wire [N*8-1:0]      ub_wd = scrub ? {N*8{1'b0}} : act_out;
+  wire                ubw_in_ready = !ub_scrubbing && (!ubw_act || ubw_addr_act[1:0] != ubw_addr_in[1:0]);
   wire                ub_we2 = ubw_in && ubw_in_ready;   // port 2
   tpu_unified_buffer #(.ArraySize(N), .Rows(UbRows)) u_ub (
       .clk_i,
+      .rst_ni(rst_n),
+      .scrub_i(scrub),
+      .scrubbing_o(ub_scrubbing),
       .a_en_i(ubr_mmc),
       .a_addr_i(ubr_addr_mmc),
       .a_data_o(ub_rd_data),
@@ -310,9 +303,9 @@ module tpu_core #(
       .b_addr_i(ubr_act ? ubr_addr_act : ubr_addr_out),
       .b_ok_o(ub_b_ok),
       .b_data_o(ub_out_data),
-      .wr_en_i(ub_we && (!scrub || {1'b0, scrub_addr} < UbRows[ScrubBits:0])),
-      .wr_addr_i(ub_wa),
-      .wr_data_i(ub_wd),
+      .wr_en_i(ubw_act),
+      .wr_addr_i(ubw_addr_act),
+      .wr_data_i(act_out),
       .w2_en_i(ub_we2),
       .w2_addr_i(ubw_addr_in),
       .w2_data_i(ubw_data_in));
@@ -325,10 +318,12 @@ module tpu_core #(
   tpu_accumulators #(.ArraySize(N), .Rows(AccRows)) u_acc (
       .clk_i,
       .rst_ni(rst_n),
-      .in_valid_i(acc_we || (scrub && {1'b0, scrub_addr} < AccRows[ScrubBits:0])),
-      .in_accumulate_i(acc_accumulate && !scrub),
-      .in_addr_i(scrub ? scrub_addr[AccBits-1:0] : acc_wa),
-      .in_data_i(scrub ? {N*32{1'b0}} : mx_out),
+      .scrub_i(scrub),
+      .scrubbing_o(acc_scrubbing),
+      .in_valid_i(acc_we),
+      .in_accumulate_i(acc_accumulate),
+      .in_addr_i(acc_wa),
+      .in_data_i(mx_out),
       .rd_en_i(acc_rd),
       .rd_addr_i(acc_ra),
       .rd_data_o(acc_rd_data));
@@ -501,8 +496,9 @@ module tpu_core #(
       .slot_o(act_slot),
       .chain_valid_o(act_chain_valid),
       .chain_addr_o(act_chain_addr),
-      .ub_we_i(ub_we),
-      .ub_wa_i(ub_wa),
+      .scrub_i(scrub),
+      .ub_we_i(ubw_act),
+      .ub_wa_i(ubw_addr_act),
       .ub_we2_i(ub_we2),
       .ub_wa2_i(ubw_addr_in),
       .retire_o(retire_act),

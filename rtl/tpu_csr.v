@@ -4,36 +4,17 @@
 // the generated tpu_isa.vh; docs/architecture.md ("CSR block") shows it.
 // Other addresses, and writes to read-only registers, answer SLVERR.
 `default_nettype none
+`include "tpu_axi_ports.vh"
+`include "tpu_geometry.vh"
 
 module tpu_csr #(
-    parameter integer ArraySize  = 16,
-    parameter integer WfifoDepth = 4,
-    parameter integer DmaWidth   = 128,
-    parameter integer UbRows     = 4096,
-    parameter integer AccRows    = 2048,
-    parameter integer DramBytes  = 1048576,
+    `TPU_GEOMETRY_PARAMS(16, 4096, 2048, 128, 1048576),
     parameter integer Counters   = 1      // 64-bit performance counters (the cores: TPU_COUNTERS)
 ) (
     input  wire                   clk_i,
     input  wire                   rst_ni,
     // AXI4-Lite slave
-    input  wire                   s_awvalid_i,
-    output wire                   s_awready_o,
-    input  wire [7:0]             s_awaddr_i,
-    input  wire                   s_wvalid_i,
-    output wire                   s_wready_o,
-    input  wire [31:0]            s_wdata_i,
-    input  wire [3:0]             s_wstrb_i,
-    output wire                   s_bvalid_o,
-    input  wire                   s_bready_i,
-    output wire [1:0]             s_bresp_o,
-    input  wire                   s_arvalid_i,
-    output wire                   s_arready_o,
-    input  wire [7:0]             s_araddr_i,
-    output wire                   s_rvalid_o,
-    input  wire                   s_rready_i,
-    output wire [31:0]            s_rdata_o,
-    output wire [1:0]             s_rresp_o,
+    `TPU_AXIL_SLAVE_PORTS(s_),
     // core side
     output wire                   start_o,        // one-cycle pulse
     output wire                   soft_reset_o,   // one-cycle pulse

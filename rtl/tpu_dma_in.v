@@ -30,6 +30,7 @@
 // requester stops and every span in flight is drained. An instruction younger than a
 // reported fault is retired unexecuted, after draining any spans already asked for.
 `default_nettype none
+`include "tpu_unit_ports.vh"
 
 module tpu_dma_in #(
     parameter integer ArraySize = 16,
@@ -44,24 +45,9 @@ module tpu_dma_in #(
     input  wire                   clk_i,
     input  wire                   rst_ni,
     // queue head
-    input  wire                   q_valid_i,
-    output wire                   q_ready_o,
-    input  wire [127:0]           q_instr_i,
-    input  wire [31:0]            q_pc_i,
-    input  wire [SlotBits-1:0]    q_slot_i,
-    input  wire                   err_valid_i,   // a fault has been reported ...
-    input  wire [31:0]            err_pc_i,      // ... at this pc
-    output wire                   busy_o,
+    `TPU_UNIT_QUEUE_PORTS,
     // read spans and their beats (tpu_axi_read)
-    output wire                   req_valid_o,
-    input  wire                   req_ready_i,
-    output wire [31:0]            req_addr_o,
-    output wire [11:0]            req_len_o,
-    input  wire                   beat_valid_i,
-    output wire                   beat_ready_o,
-    input  wire [DataBits-1:0]    beat_data_i,
-    input  wire [LaneBits:0]      beat_lo_i,
-    input  wire [LaneBits:0]      beat_hi_i,
+    `TPU_READ_CLIENT_PORTS,
     input  wire [DataBits/8-1:0]  beat_fill_i,   // bit k: k < hi - lo (tpu_axi_read)
     input  wire                   beat_last_i,
     input  wire                   beat_error_i,

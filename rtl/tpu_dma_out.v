@@ -11,6 +11,7 @@
 // and reads a row only once no older `act` has it still to write (ub_wait_i: the whm
 // issued without waiting for them, chaining).
 `default_nettype none
+`include "tpu_unit_ports.vh"
 
 module tpu_dma_out #(
     parameter integer ArraySize = 16,
@@ -21,15 +22,8 @@ module tpu_dma_out #(
     input  wire                   clk_i,
     input  wire                   rst_ni,
     // queue head
-    input  wire                   q_valid_i,
-    output wire                   q_ready_o,
-    input  wire [127:0]           q_instr_i,
-    input  wire [31:0]            q_pc_i,
-    input  wire [SlotBits-1:0]    q_slot_i,
+    `TPU_UNIT_QUEUE_PORTS,
     input  wire                   hold_i,        // the head whm's fence: older instructions may still fault
-    input  wire                   err_valid_i,
-    input  wire [31:0]            err_pc_i,
-    output wire                   busy_o,
     // unified-buffer reads (granted by the core; data two cycles later)
     output wire                   ubr_valid_o,
     input  wire                   ubr_grant_i,

@@ -12,6 +12,7 @@
 // the read engine from the program's data). stop_i empties the buffer and stops
 // fetching; a span already on the bus is drained and dropped (busy_o until it is).
 `default_nettype none
+`include "tpu_unit_ports.vh"
 
 module tpu_fetch #(
     parameter integer DataBits  = 128,      // AXI data width
@@ -25,16 +26,7 @@ module tpu_fetch #(
     input  wire                   stop_i,       // level: drop the buffer, fetch nothing
     output wire                   busy_o,       // a span is on the bus
     // span requests to the DMA read engine
-    output wire                   req_valid_o,
-    input  wire                   req_ready_i,
-    output wire [31:0]            req_addr_o,
-    output wire [11:0]            req_len_o,
-    // the span's beats
-    input  wire                   beat_valid_i,
-    output wire                   beat_ready_o,
-    input  wire [DataBits-1:0]    beat_data_i,
-    input  wire [LaneBits:0]      beat_lo_i,
-    input  wire [LaneBits:0]      beat_hi_i,
+    `TPU_READ_CLIENT_PORTS,
     input  wire                   beat_last_i,
     input  wire                   beat_error_i,
     // instructions to decode, in program order

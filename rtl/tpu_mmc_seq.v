@@ -15,6 +15,7 @@
 // (it enters the unit two cycles later, a cycle after row 0 is written), so with the
 // tile already in the FIFO a switch costs nothing, even between multiplies of N rows.
 `default_nettype none
+`include "tpu_unit_ports.vh"
 
 module tpu_mmc_seq #(
     parameter integer ArraySize  = 16,
@@ -27,14 +28,7 @@ module tpu_mmc_seq #(
     input  wire                   rst_ni,
     input  wire                   clear_i,       // a run starts: forget weight state
     // queue head
-    input  wire                   q_valid_i,
-    output wire                   q_ready_o,
-    input  wire [127:0]           q_instr_i,
-    input  wire [31:0]            q_pc_i,
-    input  wire [SlotBits-1:0]    q_slot_i,
-    input  wire                   err_valid_i,
-    input  wire [31:0]            err_pc_i,
-    output wire                   busy_o,
+    `TPU_UNIT_QUEUE_PORTS,
     // weight FIFO read side and the matrix unit's shadow-weight port
     input  wire                   tile_i,        // a whole tile is in the FIFO (a register)
     output wire                   wf_ready_o,

@@ -3,6 +3,7 @@
 // transfer, a bus word read or one byte written. The board memory serves one beat in
 // two cycles, so bursts would buy the small core little and cost the burst planners.
 `default_nettype none
+`include "tpu_axi_ports.vh"
 
 module tpu_small_bus #(
     parameter integer DmaWidth = 32
@@ -19,31 +20,8 @@ module tpu_small_bus #(
     output wire [DmaWidth-1:0]   rword_o,   // ... (reads) the bus word holding addr_i
     output wire [7:0]            rbyte_o,   // ... (reads) the byte at addr_i
     // AXI4 master
-    output wire                  m_axi_arvalid_o,
-    input  wire                  m_axi_arready_i,
-    output wire [31:0]           m_axi_araddr_o,
-    output wire [7:0]            m_axi_arlen_o,
-    output wire [2:0]            m_axi_arsize_o,
-    output wire [1:0]            m_axi_arburst_o,
-    input  wire                  m_axi_rvalid_i,
-    output wire                  m_axi_rready_o,
-    input  wire [DmaWidth-1:0]   m_axi_rdata_i,
-    input  wire [1:0]            m_axi_rresp_i,
-    input  wire                  m_axi_rlast_i,
-    output wire                  m_axi_awvalid_o,
-    input  wire                  m_axi_awready_i,
-    output wire [31:0]           m_axi_awaddr_o,
-    output wire [7:0]            m_axi_awlen_o,
-    output wire [2:0]            m_axi_awsize_o,
-    output wire [1:0]            m_axi_awburst_o,
-    output wire                  m_axi_wvalid_o,
-    input  wire                  m_axi_wready_i,
-    output wire [DmaWidth-1:0]   m_axi_wdata_o,
-    output wire [DmaWidth/8-1:0] m_axi_wstrb_o,
-    output wire                  m_axi_wlast_o,
-    input  wire                  m_axi_bvalid_i,
-    output wire                  m_axi_bready_o,
-    input  wire [1:0]            m_axi_bresp_i
+    `TPU_AXI_RD_MASTER_PORTS(m_axi_, DmaWidth),
+    `TPU_AXI_WR_MASTER_PORTS(m_axi_, DmaWidth)
 );
   localparam integer Bytes    = DmaWidth / 8;
   localparam integer LaneBits = $clog2(Bytes);

@@ -13,14 +13,10 @@
 //   act parameters  4N words: bias, multiplier and shift per lane, copied from the UB
 //                   when an act starts (its output rows may overwrite the parameter block)
 `default_nettype none
+`include "tpu_geometry.vh"
 
 module tpu_small_core #(
-    parameter integer ArraySize  = 4,
-    parameter integer UbRows     = 1024,
-    parameter integer AccRows    = 512,
-    parameter integer WfifoDepth = 4,
-    parameter integer DmaWidth   = 32,
-    parameter integer DramBytes  = 65536
+    `TPU_GEOMETRY_PARAMS(4, 1024, 512, 32, 65536)
 ) (
     input  wire                    clk_i,
     input  wire                    rst_ni,
@@ -73,8 +69,7 @@ module tpu_small_core #(
   reg  [31:0] pc_q, entry_q;
   wire        run_end;
   wire [Counters*64-1:0] counters;
-  tpu_csr #(.ArraySize(N), .WfifoDepth(WfifoDepth), .DmaWidth(DmaWidth), .UbRows(UbRows),
-            .AccRows(AccRows), .DramBytes(DramBytes), .Counters(Counters)) u_csr (
+  tpu_csr #(`TPU_GEOMETRY_PASS, .Counters(Counters)) u_csr (
       .clk_i,
       .rst_ni,
 `include "tpu_csr_bus.vh"

@@ -15,6 +15,7 @@
 // without a reply, and the bridge looks for the next 0x5A. The bridge takes bytes from
 // the second cycle after rst_ni rises (its reset passes through a register).
 `default_nettype none
+`include "tpu_axi_ports.vh"
 
 module tpu_uart_bridge #(
     parameter integer MaxPayload    = 256,
@@ -30,23 +31,7 @@ module tpu_uart_bridge #(
     input  wire        out_ready_i,
     output wire [7:0]  out_data_o,
     // AXI4-Lite master to the core's registers
-    output wire        m_awvalid_o,
-    input  wire        m_awready_i,
-    output wire [7:0]  m_awaddr_o,
-    output wire        m_wvalid_o,
-    input  wire        m_wready_i,
-    output wire [31:0] m_wdata_o,
-    output wire [3:0]  m_wstrb_o,
-    input  wire        m_bvalid_i,
-    output wire        m_bready_o,
-    input  wire [1:0]  m_bresp_i,
-    output wire        m_arvalid_o,
-    input  wire        m_arready_i,
-    output wire [7:0]  m_araddr_o,
-    input  wire        m_rvalid_i,
-    output wire        m_rready_o,
-    input  wire [31:0] m_rdata_i,
-    input  wire [1:0]  m_rresp_i,
+    `TPU_AXIL_MASTER_PORTS(m_),
     // device memory, a byte at a time (a read answers with mem_rvalid_i later)
     output wire        mem_valid_o,
     input  wire        mem_ready_i,

@@ -15,6 +15,7 @@
 // is undefined, as on block RAM without bypass logic (no_rw_check), and simulation
 // returns a poison value (0xA5 bytes) for it: the hazard rules never read a row in the
 // cycle it is written (docs/architecture.md), and a use would show as a mismatch.
+// Scrubbing (scrub_i, tpu_scrub) takes write port 1 for Rows cycles and writes zeros.
 `default_nettype none
 
 module tpu_unified_buffer #(
@@ -22,6 +23,9 @@ module tpu_unified_buffer #(
     parameter integer Rows      = 1024  // rows (a power of two, at least 4)
 ) (
     input  wire                   clk_i,
+    input  wire                   rst_ni,
+    input  wire                   scrub_i,     // start clearing every row (port 1 is taken)
+    output wire                   scrubbing_o,
     input  wire                   a_en_i,
     input  wire [AddrBits-1:0]    a_addr_i,
     output wire [ArraySize*8-1:0] a_data_o,    // valid two cycles after a_en_i
@@ -41,6 +45,18 @@ module tpu_unified_buffer #(
 
   assign b_ok_o = !a_en_i || a_addr_i[1:0] != b_addr_i[1:0];
 
+  // Write port 1: the activation unit's rows, or the scrub's zeros.
+  wire [AddrBits-1:0] scrub_row;
+  tpu_scrub #(.Rows(Rows)) u_scrub (
+      .clk_i,
+      .rst_ni,
+      .start_i(scrub_i),
+      .active_o(scrubbing_o),
+      .row_o(scrub_row));
+  wire                w1_en   = scrubbing_o || wr_en_i;
+  wire [AddrBits-1:0] w1_addr = scrubbing_o ? scrub_row : wr_addr_i;
+  wire [W-1:0]        w1_data = scrubbing_o ? {W{1'b0}} : wr_data_i;
+
   wire [4*W-1:0] bank_data;
   genvar k;
   generate
@@ -49,12 +65,12 @@ module tpu_unified_buffer #(
       reg [W-1:0] rd_q, out_q;
       wire a_here  = a_en_i && a_addr_i[1:0] == k;
       wire b_here  = b_en_i && b_ok_o && b_addr_i[1:0] == k;
-      wire w1_here = wr_en_i && wr_addr_i[1:0] == k;
+      wire w1_here = w1_en && w1_addr[1:0] == k;
       wire w2_here = w2_en_i && w2_addr_i[1:0] == k && !w1_here;
       wire [AddrBits-3:0] rd_row = a_here ? a_addr_i[AddrBits-1:2] : b_addr_i[AddrBits-1:2];
-      wire [AddrBits-3:0] wr_row = w1_here ? wr_addr_i[AddrBits-1:2] : w2_addr_i[AddrBits-1:2];
+      wire [AddrBits-3:0] wr_row = w1_here ? w1_addr[AddrBits-1:2] : w2_addr_i[AddrBits-1:2];
       always @(posedge clk_i) begin
-        if (w1_here || w2_here) mem_q[wr_row] <= w1_here ? wr_data_i : w2_data_i;
+        if (w1_here || w2_here) mem_q[wr_row] <= w1_here ? w1_data : w2_data_i;
         if (a_here || b_here) rd_q <= mem_q[rd_row];
         out_q <= rd_q;
       end

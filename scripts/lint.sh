@@ -17,9 +17,16 @@ run() {  # run DESCRIPTION COMMAND...
   fi
 }
 
+# has_param NAME FILE: the module in FILE takes parameter NAME (the geometry's six come
+# with rtl/tpu_geometry.vh's TPU_GEOMETRY_PARAMS).
+has_param() {
+  grep -q "parameter integer $1\b" "$2" ||
+    { [[ " ArraySize UbRows AccRows WfifoDepth DmaWidth DramBytes " = *" $1 "* ]] && grep -q "TPU_GEOMETRY_PARAMS(" "$2"; }
+}
+
 for file in rtl/tpu_*.v; do
   top=$(basename "$file" .v)
-  if grep -q "parameter integer ArraySize" "$file"; then
+  if has_param ArraySize "$file"; then
     for n in "${sizes[@]}"; do
       run "verilator $top N=$n" verilator --lint-only -Wall -y rtl -GArraySize="$n" --top-module "$top" "$file"
       run "iverilog $top N=$n" iverilog -g2005 -Wall -I rtl -o /dev/null -s "$top" -P"$top".ArraySize="$n" rtl/tpu_*.v
@@ -32,7 +39,7 @@ for file in rtl/tpu_*.v; do
     # Optional parameters, off by default, as the configurations that use them set them:
     # the DMA's window gather (gather_segs), the products in logic (board.logic_rows).
     for opt in GatherSegs=3 LogicRows=2; do
-      grep -q "parameter integer ${opt%=*}" "$file" || continue
+      has_param "${opt%=*}" "$file" || continue
       for n in "${sizes[@]}"; do
         run "verilator $top N=$n $opt" verilator --lint-only -Wall -y rtl -GArraySize="$n" -G"$opt" \
           --top-module "$top" "$file"
@@ -48,14 +55,14 @@ for file in rtl/tpu_*.v; do
     run "iverilog $top" iverilog -g2005 -Wall -I rtl -o /dev/null -s "$top" rtl/tpu_*.v
     run "yosys $top" yosys -q -p "read_verilog -Irtl rtl/tpu_*.v; hierarchy -check -top $top; proc; check -assert"
     # the PE's product in logic (LogicProduct, for boards short of multipliers)
-    if grep -q "parameter integer LogicProduct" "$file"; then
+    if has_param LogicProduct "$file"; then
       run "verilator $top LogicProduct=1" verilator --lint-only -Wall -y rtl -GLogicProduct=1 --top-module "$top" "$file"
       run "iverilog $top LogicProduct=1" iverilog -g2005 -Wall -I rtl -o /dev/null -s "$top" -P"$top".LogicProduct=1 rtl/tpu_*.v
       run "yosys $top LogicProduct=1" yosys -q -p "read_verilog -Irtl rtl/tpu_*.v; chparam -set LogicProduct 1 $top;
         hierarchy -check -top $top; proc; check -assert"
     fi
     # the PE without the same-cycle write bypass (every column but the array's first)
-    if grep -q "parameter integer WriteBypass" "$file"; then
+    if has_param WriteBypass "$file"; then
       run "verilator $top WriteBypass=0" verilator --lint-only -Wall -y rtl -GWriteBypass=0 --top-module "$top" "$file"
       run "iverilog $top WriteBypass=0" iverilog -g2005 -Wall -I rtl -o /dev/null -s "$top" -P"$top".WriteBypass=0 rtl/tpu_*.v
       run "yosys $top WriteBypass=0" yosys -q -p "read_verilog -Irtl rtl/tpu_*.v; chparam -set WriteBypass 0 $top;

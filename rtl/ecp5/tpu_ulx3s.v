@@ -7,14 +7,10 @@
 // blinks to show the bitstream is alive, 1 lights while a finished run waits for the host.
 // Pins: ulx3s.lpf.
 `default_nettype none
+`include "tpu_geometry.vh"
 
 module tpu_ulx3s #(
-    parameter integer ArraySize     = 8,
-    parameter integer UbRows        = 1024,
-    parameter integer AccRows       = 512,
-    parameter integer WfifoDepth    = 4,
-    parameter integer DmaWidth      = 64,
-    parameter integer DramBytes     = 65536,
+    `TPU_GEOMETRY_PARAMS(8, 1024, 512, 64, 65536),
     parameter integer GatherSegs    = 0,
     parameter integer SerialAct     = 0,        // configuration board.serial_act
     parameter integer LogicRows     = 0,        // configuration board.logic_rows
@@ -40,10 +36,7 @@ module tpu_ulx3s #(
   wire [DmaWidth/8-1:0] ram_we;
   wire [WordBits-1:0]   ram_addr;
   wire [DmaWidth-1:0]   ram_wdata, ram_rdata;
-  tpu_board_soc #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
-                  .WfifoDepth(WfifoDepth),
-                  .DmaWidth(DmaWidth),
-                  .DramBytes(DramBytes),
+  tpu_board_soc #(`TPU_GEOMETRY_PASS,
                   .GatherSegs(GatherSegs),
                   .SerialAct(SerialAct),
                   .LogicRows(LogicRows),

@@ -6,14 +6,10 @@
 // a finished run is waiting for the host, red blinks to show the bitstream is alive.
 // Pins: icebreaker.pcf.
 `default_nettype none
+`include "tpu_geometry.vh"
 
 module tpu_icebreaker #(
-    parameter integer ArraySize     = 4,
-    parameter integer UbRows        = 1024,
-    parameter integer AccRows       = 512,
-    parameter integer WfifoDepth    = 4,
-    parameter integer DmaWidth      = 32,
-    parameter integer DramBytes     = 65536,
+    `TPU_GEOMETRY_PARAMS(4, 1024, 512, 32, 65536),
     parameter integer ClksPerBit    = 104,     // 12 MHz / 115200 baud
     parameter integer TimeoutCycles = 1200000  // 0.1 s
 ) (
@@ -35,10 +31,7 @@ module tpu_icebreaker #(
   wire [DmaWidth/8-1:0] ram_we;
   wire [WordBits-1:0]   ram_addr;
   wire [DmaWidth-1:0]   ram_wdata, ram_rdata;
-  tpu_board_soc #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
-                  .WfifoDepth(WfifoDepth),
-                  .DmaWidth(DmaWidth),
-                  .DramBytes(DramBytes),
+  tpu_board_soc #(`TPU_GEOMETRY_PASS,
                   .ClksPerBit(ClksPerBit),
                   .TimeoutCycles(TimeoutCycles),
                   .SmallCore(1)) u_soc (  // the UP5K's 5 280 cells hold the small core only

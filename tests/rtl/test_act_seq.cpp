@@ -5,7 +5,7 @@
 // that is legal or not), the activation unit's register file and its result rows (11
 // cycles after a row's last plane), and the chaining tracker (accumulator rows an older
 // `mmc` still has to write, reported a cycle late). Random `act`s (rows, pooling, a block
-// used again or rewritten in between), random port-B grants, a serial unit's accept, and
+// used again, rewritten or scrubbed in between), random port-B grants, a serial unit's accept, and
 // chaining waits. Checked every cycle:
 // - the parameter rows are read in order from the block, only when the register file
 //   does not already hold it unchanged, and the act streams only with the block's current
@@ -64,6 +64,7 @@ TEST_CASE("activation sequencer: parameters, streaming, chaining and results fol
   dut.out_soon_i = 0;
   dut.ub_we_i = 0;
   dut.ub_we2_i = 0;
+  dut.scrub_i = 0;
   reset(dut);
 
   // The register file holds an unchanged, checked block at cached_at (-1: none).
@@ -88,6 +89,27 @@ TEST_CASE("activation sequencer: parameters, streaming, chaining and results fol
       if (row == place + ShiftRow) shift_bad[row] = chance(0.4);
       if (cached_at >= 0 && row >= cached_at && row < cached_at + Rows) cached_at = -1;
       t += 1;
+    }
+    // Now and then a scrub between runs: every row becomes zero (a new version, a
+    // legal shift row), and the register file must be loaded again.
+    if (a % 40 == 20) {
+      dut.scrub_i = 1;
+      tick(dut);
+      dut.scrub_i = 0;
+      for (int& v : ub_version) ++v;
+      for (auto& [row, is_bad] : shift_bad) is_bad = false;
+      cached_at = -1;
+      t += 1;
+      for (int p : places)  // the next run writes its parameters: some shift rows bad
+        if (chance(0.5)) {
+          dut.ub_we_i = 1;
+          dut.ub_wa_i = uint32_t(p + ShiftRow);
+          tick(dut);
+          dut.ub_we_i = 0;
+          ++ub_version[size_t(p + ShiftRow)];
+          shift_bad[p + ShiftRow] = true;
+          t += 1;
+        }
     }
     tick(dut), tick(dut);
     t += 2;
