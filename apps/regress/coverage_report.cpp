@@ -34,7 +34,7 @@ std::string pct(size_t hit, size_t all) {
 
 }  // namespace
 
-std::string rtl_coverage_report(const std::string& dat_path, double* line_pct) {
+std::string rtl_coverage_report(const std::string& dat_path, double* line_pct, double* toggle_pct) {
   std::ifstream in(dat_path);
   if (!in) throw std::runtime_error("cannot read coverage data " + dat_path);
   std::map<std::string, Tally> modules;
@@ -74,6 +74,7 @@ std::string rtl_coverage_report(const std::string& dat_path, double* line_pct) {
                 pct(lh, la).c_str(), th, ta, pct(th, ta).c_str());
   r << row;
   if (line_pct) *line_pct = la ? 100.0 * double(lh) / double(la) : 100.0;
+  if (toggle_pct) *toggle_pct = ta ? 100.0 * double(th) / double(ta) : 100.0;
   return r.str();
 }
 

@@ -12,9 +12,9 @@
 
 namespace tessera::sim {
 
-// Per-module table from a Verilator coverage.dat; *line_pct receives the line
-// coverage (lines and branches) over all of rtl/.
-std::string rtl_coverage_report(const std::string& dat_path, double* line_pct);
+// Per-module table from a Verilator coverage.dat; *line_pct and *toggle_pct receive the
+// line (lines and branches) and toggle coverage over all of rtl/.
+std::string rtl_coverage_report(const std::string& dat_path, double* line_pct, double* toggle_pct);
 
 class FunctionalCoverage {
  public:

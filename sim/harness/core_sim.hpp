@@ -73,7 +73,8 @@ class CoreSim {
     high();
   }
 
-  uint32_t csr_read(uint8_t addr) {
+  // Register access as a host does it; *resp (if given) receives the AXI response.
+  uint32_t csr_read(uint8_t addr, uint8_t* resp = nullptr) {
     dut_->s_axil_araddr_i = addr;
     dut_->s_axil_arvalid_i = 1;
     dut_->s_axil_rready_i = 1;
@@ -83,17 +84,19 @@ class CoreSim {
       const bool ar = dut_->s_axil_arvalid_i && dut_->s_axil_arready_o;
       const bool r = dut_->s_axil_rvalid_o && dut_->s_axil_rready_i;
       const uint32_t data = dut_->s_axil_rdata_o;
+      const uint8_t rresp = dut_->s_axil_rresp_o;
       high();
       if (ar) addr_done = true, dut_->s_axil_arvalid_i = 0;
       if (r && addr_done) {
         dut_->s_axil_rready_i = 0;
+        if (resp) *resp = rresp;
         return data;
       }
     }
     throw SimError("CSR read of 0x" + hex8(addr) + " got no response");
   }
 
-  void csr_write(uint8_t addr, uint32_t value) {
+  void csr_write(uint8_t addr, uint32_t value, uint8_t* resp = nullptr) {
     dut_->s_axil_awaddr_i = addr;
     dut_->s_axil_awvalid_i = 1;
     dut_->s_axil_wdata_i = value;
@@ -105,11 +108,13 @@ class CoreSim {
       const bool aw = dut_->s_axil_awvalid_i && dut_->s_axil_awready_o;
       const bool w = dut_->s_axil_wvalid_i && dut_->s_axil_wready_o;
       const bool b = dut_->s_axil_bvalid_o && dut_->s_axil_bready_i;
+      const uint8_t bresp = dut_->s_axil_bresp_o;
       high();
       if (aw) dut_->s_axil_awvalid_i = 0;
       if (w) dut_->s_axil_wvalid_i = 0;
       if (b) {
         dut_->s_axil_bready_i = 0;
+        if (resp) *resp = bresp;
         return;
       }
     }

@@ -11,24 +11,41 @@ namespace tessera {
 namespace {
 
 constexpr uint32_t kParamBase = 0x800;    // parameter blocks (device memory)
-constexpr uint32_t kDataBase = 0x1000;    // random input data
+constexpr uint32_t kDataBase = 0x1000;    // random input data (low in memory)
 constexpr int kParamBlocks = 3;           // good blocks; one more with a bad shift
 
 class Generator {
  public:
   Generator(const Config& cfg, uint64_t seed, const RandomProgramOptions& opt)
       : cfg_(cfg), n_(cfg.array_size), opt_(opt), rng_(seed) {
+    const uint32_t param_rows = kActParamRows * (kParamBlocks + 1);
     data_len_ = std::min<uint32_t>(cfg.dram_bytes / 4, 32768);
-    out_base_ = kDataBase + data_len_;
     out_len_ = std::min<uint32_t>(cfg.dram_bytes / 8, 16384);
-    ub_win_ = std::min<uint32_t>(cfg.ub_rows - kActParamRows * (kParamBlocks + 1), 64);
+    ub_win_ = std::min<uint32_t>(cfg.ub_rows - param_rows, 64);
     acc_win_ = std::min<uint32_t>(cfg.acc_rows, 48);
+    // Where the program works: half the programs in small windows low in each memory,
+    // where instructions depend on each other most; a quarter in the same windows at the
+    // top of each memory (the high address bits); a quarter in windows as large as the
+    // memories, with long instructions and large strides (the high count and stride bits).
+    const int layout = pick(0, 3);
+    wide_ = layout == 3;
+    if (layout == 2) {  // (the program too, below the data: a high entry)
+      ub_base_ = cfg.ub_rows - param_rows - ub_win_;
+      acc_base_ = cfg.acc_rows - acc_win_;
+      data_base_ = cfg.dram_bytes - data_len_ - out_len_;
+      entry_ = data_base_ - kParamBase;
+    } else if (wide_) {
+      ub_win_ = cfg.ub_rows - param_rows;
+      acc_win_ = cfg.acc_rows;
+      data_len_ = cfg.dram_bytes - kDataBase - out_len_;
+    }
+    out_base_ = data_base_ + data_len_;
   }
 
   RandomProgram make() {
     p_.dram.assign(cfg_.dram_bytes, 0);
     p_.injected = opt_.inject;
-    for (uint32_t i = 0; i < data_len_; ++i) p_.dram[kDataBase + i] = uint8_t(rng_());
+    for (uint32_t i = 0; i < data_len_; ++i) p_.dram[data_base_ + i] = uint8_t(rng_());
     for (int b = 0; b <= kParamBlocks; ++b) write_params(b, b == kParamBlocks);
     // Load the good parameter blocks above the window of rows the program works in.
     for (int b = 0; b < kParamBlocks; ++b)
@@ -39,7 +56,8 @@ class Generator {
       else random_instr();
     }
     emit(op(Opcode::HALT));
-    for (size_t i = 0; i < p_.words.size(); ++i) store_word(p_.words[i], &p_.dram[i * kInstrBytes]);
+    p_.entry = entry_;
+    for (size_t i = 0; i < p_.words.size(); ++i) store_word(p_.words[i], &p_.dram[entry_ + i * kInstrBytes]);
     return p_;
   }
 
@@ -47,7 +65,7 @@ class Generator {
   int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
   bool chance(double p) { return std::bernoulli_distribution(p)(rng_); }
   uint32_t param_addr(int b) const { return kParamBase + uint32_t(b) * uint32_t(act_block_bytes(n_)); }
-  int64_t param_row(int b) const { return ub_win_ + int64_t{kActParamRows} * b; }
+  int64_t param_row(int b) const { return ub_base_ + ub_win_ + int64_t{kActParamRows} * b; }
 
   void write_params(int b, bool bad_shift) {
     uint8_t* block = &p_.dram[param_addr(b)];
@@ -82,21 +100,30 @@ class Generator {
   void emit_word(Word w) { p_.words.push_back(w); }
 
   int64_t rows(int64_t limit) {
-    const int64_t r = chance(0.15) ? pick(1, 100) : pick(1, 16);
+    const int64_t r = wide_ && chance(0.2) ? pick(1, int(limit)) : chance(0.15) ? pick(1, 100) : pick(1, 16);
     return std::min(r, limit);
   }
-  int64_t window_start(int64_t rows, uint32_t window) { return pick(0, int(window - rows)); }
-  int64_t data_addr(int64_t span) { return kDataBase + pick(0, int(data_len_ - span)); }
+  int64_t ub_start(int64_t rows) { return ub_base_ + pick(0, int(ub_win_ - rows)); }
+  int64_t acc_start(int64_t rows) { return acc_base_ + pick(0, int(acc_win_ - rows)); }
+  int64_t data_addr(int64_t span) { return data_base_ + pick(0, int(data_len_ - span)); }
+  // A stride: small ones, or in the wide layout now and then any that keeps `count`
+  // steps of it within `room` bytes (16-bit fields).
+  int64_t stride(int lo, int small_hi, int64_t count, int64_t room) {
+    if (!wide_ || chance(0.5)) return pick(lo, small_hi);
+    const int64_t hi = std::min<int64_t>(0xffff, count > 0 ? room / count : 0xffff);
+    return hi > lo ? pick(lo, int(hi)) : lo;
+  }
 
   Instr random_rhm() {
     Instr in = op(Opcode::RHM);
     in.rows = rows(ub_win_);
-    in.ub = window_start(in.rows, ub_win_);
+    in.ub = ub_start(in.rows);
     in.seglen = pick(1, int(n_));
     in.segs = pick(1, int(n_ / in.seglen));
     in.segstride = chance(0.2) ? 0 : pick(0, 96);
     // (small strides: the DMA gathers rows that lie close together in a window)
-    in.stride = chance(0.1) ? 0 : chance(0.3) ? pick(1, 2 * int(n_) + 2) : pick(0, 160);
+    const int64_t row_room = int64_t(data_len_) - (in.segs - 1) * in.segstride - in.seglen;
+    in.stride = chance(0.1) ? 0 : chance(0.3) ? pick(1, 2 * int(n_) + 2) : stride(0, 160, in.rows - 1, row_room);
     const int64_t span = (in.rows - 1) * in.stride + (in.segs - 1) * in.segstride + in.seglen;
     // Now and then read back what whm wrote: a dependency through device memory.
     in.addr = chance(0.2) && span < out_len_ ? out_base_ + pick(0, int(out_len_ - span)) : data_addr(span);
@@ -110,7 +137,7 @@ class Generator {
     in.n = chance(0.5) ? n_ : pick(1, int(n_));
     in.transpose = chance(0.3);
     const int64_t mrows = in.transpose ? in.n : in.k, mlen = in.transpose ? in.k : in.n;
-    in.stride = pick(0, 80);
+    in.stride = stride(0, 80, mrows - 1, data_len_ / 2 - mlen);
     in.tiles = tiles(max_tiles);
     in.tstride = in.tiles > 1 ? pick(0, 200) : 0;
     in.addr = data_addr((in.tiles - 1) * in.tstride + (mrows - 1) * in.stride + mlen);
@@ -125,8 +152,8 @@ class Generator {
       in.ubstride = pick(0, int(room / (in.tiles - 1)));
       in.accstride = pick(0, int(room / (in.tiles - 1)));
     }
-    in.ub = window_start((in.tiles - 1) * in.ubstride + in.rows, ub_win_);
-    in.acc = window_start((in.tiles - 1) * in.accstride + in.rows, acc_win_);
+    in.ub = ub_start((in.tiles - 1) * in.ubstride + in.rows);
+    in.acc = acc_start((in.tiles - 1) * in.accstride + in.rows);
     in.sw = sw;
     in.accumulate = chance(0.5);
     return in;
@@ -135,8 +162,8 @@ class Generator {
     Instr in = op(Opcode::ACT);
     in.pool = chance(0.6) ? 1 : chance(0.8) ? pick(2, 4) : pick(5, 16);
     in.rows = std::max<int64_t>(1, rows(acc_win_ / in.pool));
-    in.acc = window_start(in.rows * in.pool, acc_win_);
-    in.ub = window_start(in.rows, ub_win_);
+    in.acc = acc_start(in.rows * in.pool);
+    in.ub = ub_start(in.rows);
     in.params = param_row(pick(0, kParamBlocks - 1));
     in.zp = pick(-128, 127);
     in.relu = chance(0.5);
@@ -148,13 +175,13 @@ class Generator {
     in.groups = chance(grouped) ? (chance(0.9) ? pick(2, 8) : pick(9, 64)) : 1;
     in.rows = std::max<int64_t>(1, rows(ub_win_ / in.groups));
     in.len = pick(1, int(n_));
-    in.stride = pick(int(in.len), 96);
+    in.stride = stride(int(in.len), 96, in.rows - 1, int64_t(out_len_) - in.len);
     const int64_t group_span = (in.rows - 1) * in.stride + in.len;
     if (in.groups > 1)
       in.gstride = in.groups * in.len <= in.stride && chance(0.3) ? in.len : group_span + pick(0, 48);
     const int64_t span = (in.groups - 1) * in.gstride + group_span;
     if (span > int64_t(out_len_)) in.groups = 1, in.gstride = 0;  // (too far for the output window)
-    in.ub = window_start(in.rows * in.groups, ub_win_);
+    in.ub = ub_start(in.rows * in.groups);
     in.addr = out_base_ + pick(0, int(out_len_ - ((in.groups - 1) * in.gstride + group_span)));
     return in;
   }
@@ -240,7 +267,7 @@ class Generator {
       case ErrorCode::BusError: {
         const int kind = pick(0, 3);
         if (kind == 0) {  // on the instruction fetch of the next instructions
-          const uint32_t at = uint32_t(p_.words.size()) * kInstrBytes;
+          const uint32_t at = entry_ + uint32_t(p_.words.size()) * kInstrBytes;
           p_.bus_errors.push_back({at & ~63u, (at & ~63u) + 64});
           random_instr();
         } else if (kind == 3) {  // (on its first row: with several groups, the later ones are still written)
@@ -283,6 +310,8 @@ class Generator {
   RandomProgramOptions opt_;
   std::mt19937_64 rng_;
   uint32_t data_len_, out_base_, out_len_, ub_win_, acc_win_;
+  uint32_t data_base_ = kDataBase, ub_base_ = 0, acc_base_ = 0, entry_ = 0;  // (the program below kParamBase)
+  bool wide_ = false;
   int pending_ = 0;
   bool has_active_ = false;
   RandomProgram p_;

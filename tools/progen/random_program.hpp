@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Constrained-random programs for differential testing (RTL against the golden model):
 // legal programs with random shapes, addresses, strides, flags, activation settings and
-// data, over a small window of rows so that instructions of different units depend on
-// each other often; optionally with one injected architectural error.
+// data; half of them over small windows of rows low in each memory, so that instructions
+// of different units depend on each other often, a quarter over the same windows at the
+// top of each memory, and a quarter over windows as large as the memories with long
+// instructions and large strides (the corners: high addresses, counts and strides);
+// optionally with one injected architectural error.
 #pragma once
 
 #include <cstdint>
