@@ -26,9 +26,9 @@
 // by their units), then the run ends in ERROR with the oldest fault's code and PC, and
 // the instruction counter holds the number of instructions before it.
 //
-// Memories: the unified buffer and accumulators are cleared to zero after reset and
-// after every run, so each run starts from the clean core the golden model assumes; a
-// start that arrives while clearing waits for it.
+// Memories: the unified buffer and accumulators clear themselves to zero (tpu_scrub)
+// when the controller starts them, during reset and after every run, so each run starts
+// from the clean core the golden model assumes; a start that arrives meanwhile waits.
 `default_nettype none
 
 module tpu_controller #(
