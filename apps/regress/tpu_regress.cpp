@@ -104,6 +104,9 @@ int main(int argc, char** argv) {
         if (!wave.empty()) sim.enable_wave(wave);
 #endif
         d = differential_run_on(sim, cfg, {p.dram, p.entry, p.bus_errors});
+        // a program meant to be legal must end in DONE (the generator's own check)
+        if (d.match && o.inject == ErrorCode::None && d.model.state != RunState::Done)
+          d.match = false, d.report = std::string("the generator's legal program ended in ") + error_name(d.model.error);
         // then the register map as the host sees it after the run
         if (d.match) {
           const std::string sweep = csr_sweep(sim, cfg, d.rtl, rng);
@@ -117,6 +120,7 @@ int main(int argc, char** argv) {
         row.instructions += d.model_counters.instructions;
         if (!d.match || single) {
           std::printf("seed %llu: %s\n", static_cast<unsigned long long>(seed), d.report.c_str());
+          if (single && d.match) std::printf("%s", p.listing().c_str());  // (--seed: the program too)
         }
         if (!d.match) {
           ++failures;

@@ -106,12 +106,12 @@ class Generator {
   int64_t ub_start(int64_t rows) { return ub_base_ + pick(0, int(ub_win_ - rows)); }
   int64_t acc_start(int64_t rows) { return acc_base_ + pick(0, int(acc_win_ - rows)); }
   int64_t data_addr(int64_t span) { return data_base_ + pick(0, int(data_len_ - span)); }
-  // A stride: small ones, or in the wide layout now and then any that keeps `count`
-  // steps of it within `room` bytes (16-bit fields).
-  int64_t stride(int lo, int small_hi, int64_t count, int64_t room) {
-    if (!wide_ || chance(0.5)) return pick(lo, small_hi);
-    const int64_t hi = std::min<int64_t>(0xffff, count > 0 ? room / count : 0xffff);
-    return hi > lo ? pick(lo, int(hi)) : lo;
+  // A stride from lo to small_hi (in the wide layout now and then up to the 16-bit
+  // field's limit) that keeps `count` steps of it within `room` bytes.
+  int64_t stride(int lo, int small_hi, int64_t count, int64_t room, bool widen = true) {
+    const int64_t hi = widen && wide_ && chance(0.5) ? 0xffff : small_hi;
+    const int64_t top = std::min(hi, count > 0 ? room / count : int64_t{0xffff});
+    return top > lo ? pick(lo, int(top)) : lo;
   }
 
   Instr random_rhm() {
@@ -123,7 +123,8 @@ class Generator {
     in.segstride = chance(0.2) ? 0 : pick(0, 96);
     // (small strides: the DMA gathers rows that lie close together in a window)
     const int64_t row_room = int64_t(data_len_) - (in.segs - 1) * in.segstride - in.seglen;
-    in.stride = chance(0.1) ? 0 : chance(0.3) ? pick(1, 2 * int(n_) + 2) : stride(0, 160, in.rows - 1, row_room);
+    in.stride = chance(0.1) ? 0 : chance(0.3) ? stride(1, 2 * int(n_) + 2, in.rows - 1, row_room, false)
+                                              : stride(0, 160, in.rows - 1, row_room);
     const int64_t span = (in.rows - 1) * in.stride + (in.segs - 1) * in.segstride + in.seglen;
     // Now and then read back what whm wrote: a dependency through device memory.
     in.addr = chance(0.2) && span < out_len_ ? out_base_ + pick(0, int(out_len_ - span)) : data_addr(span);
@@ -173,8 +174,9 @@ class Generator {
     Instr in = op(Opcode::WHM);
     // now and then several groups: one after the other, or interleaved row by row
     in.groups = chance(grouped) ? (chance(0.9) ? pick(2, 8) : pick(9, 64)) : 1;
-    in.rows = std::max<int64_t>(1, rows(ub_win_ / in.groups));
     in.len = pick(1, int(n_));
+    // (rows of at least len bytes apart: as many as the output window holds)
+    in.rows = std::max<int64_t>(1, rows(std::min<int64_t>(ub_win_ / in.groups, out_len_ / in.len)));
     in.stride = stride(int(in.len), 96, in.rows - 1, int64_t(out_len_) - in.len);
     const int64_t group_span = (in.rows - 1) * in.stride + in.len;
     if (in.groups > 1)
