@@ -134,7 +134,7 @@ module tpu_act_seq #(
   wire [UbBits-1:0]  off_new2  = ub_wa2_q - params;
   wire [UbBits-1:0]  blk_rows  = {{(UbBits - 4){1'b0}}, TPU_ACT_PARAM_ROWS};
   wire               hit_new   = (ub_we_q && off_new < blk_rows) || (ub_we2_q && off_new2 < blk_rows);
-  wire               hit_old   = (ub_we_q && off_old < 9) || (ub_we2_q && off_old2 < 9);
+  wire               hit_old   = (ub_we_q && off_old < blk_rows) || (ub_we2_q && off_old2 < blk_rows);
   wire               loaded_hit = loaded_q && q_params == loaded_at_q;
 
   wire take      = state_q == StIdle && q_valid_i;

@@ -199,7 +199,7 @@ module tpu_decode #(
   wire [20:0] ub_all_end_p  = {5'd0, ub_p} + {5'd0, rows_m1_p} + {1'b0, ub_more_p} + 21'd1;
   wire [20:0] acc_all_end_p = {5'd0, acc_p} + {5'd0, rows_m1_p} + {1'b0, acc_more_p} + 21'd1;
   wire [24:0] x_end_p   = {9'd0, op_p == TPU_OP_WHM ? ub_p : acc_p} + {3'd0, rows_m1_x_p} + {8'd0, rows_times_p};
-  wire [16:0] params_end_p = {1'b0, instr_p[TPU_ACT_PARAMS_LSB +: 16]} + 17'd9;
+  wire [16:0] params_end_p = {1'b0, instr_p[TPU_ACT_PARAMS_LSB +: 16]} + {13'd0, TPU_ACT_PARAM_ROWS};
 
   localparam integer SumBits = 128 + 37 + 33 + 35 + 17 + 17 + 21 + 21 + 25 + 17 + 14;
   wire [SumBits-1:0] sum_d = {instr_p, span_p, addr_tail_p, room_p, ub_end_p, acc_end_p,
