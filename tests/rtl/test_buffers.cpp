@@ -201,6 +201,26 @@ TEMPLATE_TEST_CASE("accumulators: an accumulate onto the row just before is pois
 // Scrubbing (tpu_scrub inside each memory): a start pulse clears every row, one a cycle
 // through write port 1, whatever that port is asked to write meanwhile; the memory says
 // so for exactly Rows cycles.
+namespace {
+
+// Pulses scrub_i and runs until scrubbing_o falls (at most limit cycles), calling
+// meanwhile() before each cycle; returns the cycles scrubbing_o was high.
+template <typename Dut, typename Meanwhile>
+int scrub(Dut& dut, int limit, Meanwhile meanwhile) {
+  REQUIRE_FALSE(dut.scrubbing_o);
+  dut.scrub_i = 1;
+  tick(dut);
+  dut.scrub_i = 0;
+  int cycles = 0;
+  for (; dut.scrubbing_o && cycles <= limit; ++cycles) {
+    meanwhile();
+    tick(dut);
+  }
+  return cycles;
+}
+
+}  // namespace
+
 TEMPLATE_TEST_CASE("unified buffer: a scrub clears every row in Rows cycles", "[rtl][ub][scrub]",
                    Vtpu_unified_buffer_n4, Vtpu_unified_buffer_n16) {
   constexpr int N = Shape<TestType>::N, Rows = Shape<TestType>::Rows;
@@ -213,18 +233,10 @@ TEMPLATE_TEST_CASE("unified buffer: a scrub clears every row in Rows cycles", "[
     for (int i = 0; i < N; ++i) set_bits(dut.wr_data_i, 8 * i, 8, 1 + rng() % 255);
     tick(dut);
   }
-  REQUIRE_FALSE(dut.scrubbing_o);
-  dut.scrub_i = 1;
-  tick(dut);
-  dut.scrub_i = 0;
-  int cycles = 0;
-  while (dut.scrubbing_o && cycles <= Rows) {
-    dut.wr_addr_i = rng() % Rows;  // port 1's own writes lose to the scrub
-    for (int i = 0; i < N; ++i) set_bits(dut.wr_data_i, 8 * i, 8, 1 + rng() % 255);
-    tick(dut);
-    ++cycles;
-  }
-  REQUIRE(cycles == Rows);
+  REQUIRE(scrub(dut, Rows, [&] {
+            dut.wr_addr_i = rng() % Rows;  // port 1's own writes lose to the scrub
+            for (int i = 0; i < N; ++i) set_bits(dut.wr_data_i, 8 * i, 8, 1 + rng() % 255);
+          }) == Rows);
   dut.wr_en_i = 0;
   for (int r = 0; r < Rows + 2; ++r) {  // each row through both ports, two cycles later
     dut.a_en_i = r < Rows;
@@ -256,20 +268,12 @@ TEMPLATE_TEST_CASE("accumulators: a scrub clears every row in Rows cycles", "[rt
   }
   dut.in_valid_i = 0;
   for (int k = 0; k < 3; ++k) tick(dut);
-  REQUIRE_FALSE(dut.scrubbing_o);
-  dut.scrub_i = 1;
-  tick(dut);
-  dut.scrub_i = 0;
-  int cycles = 0;
-  while (dut.scrubbing_o && cycles <= Rows) {
-    dut.in_valid_i = rng() % 2;  // neither a row of its own nor an accumulate gets through
-    dut.in_accumulate_i = 1;
-    dut.in_addr_i = rng() % Rows;
-    for (int i = 0; i < N; ++i) set_bits(dut.in_data_i, 32 * i, 32, 1 + uint32_t(rng() % 1000));
-    tick(dut);
-    ++cycles;
-  }
-  REQUIRE(cycles == Rows);
+  REQUIRE(scrub(dut, Rows, [&] {
+            dut.in_valid_i = rng() % 2;  // neither a row of its own nor an accumulate gets through
+            dut.in_accumulate_i = 1;
+            dut.in_addr_i = rng() % Rows;
+            for (int i = 0; i < N; ++i) set_bits(dut.in_data_i, 32 * i, 32, 1 + uint32_t(rng() % 1000));
+          }) == Rows);
   dut.in_valid_i = 0;
   dut.in_accumulate_i = 0;
   for (int k = 0; k < 3; ++k) tick(dut);  // the last zero row reaches memory
