@@ -124,8 +124,11 @@ TEST_CASE("a configuration's core parameters are tpu_core's, with the file's val
   CHECK(core_params(c) == want);  // (gather_segs: the default, 3)
   CHECK(core_param_flags(c) ==
         "-GArraySize=8 -GUbRows=256 -GAccRows=128 -GWfifoDepth=2 -GDmaWidth=64 -GDramBytes=65536 -GGatherSegs=3");
-  // every name is a parameter of the core's top
-  const std::string top = read_file_text(test::source_path("rtl/tpu_core.v"));
+  // every name is a parameter of the core's top (the geometry's from rtl/tpu_geometry.vh,
+  // which the top declares with TPU_GEOMETRY_PARAMS)
+  std::string top = read_file_text(test::source_path("rtl/tpu_core.v"));
+  REQUIRE(top.find("`TPU_GEOMETRY_PARAMS(") != std::string::npos);
+  top += read_file_text(test::source_path("rtl/tpu_geometry.vh"));
   for (const std::string& p : want) {
     const std::string name = p.substr(2, p.find('=') - 2);
     INFO(name);
