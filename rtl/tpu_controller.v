@@ -620,20 +620,31 @@ module tpu_controller #(
   end
 
   // The count's two limits as flags of their own (the issue check compares nothing),
-  // and whether the instruction N hands to D now will be able to go to its unit.
-  wire tiles_all_d  = begin_run ? 1'b0 : issue_rw ? tiles_q == WfifoDepth[TileBits-1:0] - 1'b1 :
-                      issue_sw ? 1'b0 : tiles_all_q;
-  wire tiles_none_d = begin_run ? 1'b1 : issue_rw ? 1'b0 :
-                      issue_sw ? tiles_q == {{(TileBits-1){1'b0}}, 1'b1} : tiles_none_q;
-  wire active_d     = !begin_run && (issue_sw || has_active_q);
+  // and whether the instruction N hands to D now will be able to go to its unit: the
+  // weight-FIFO state after this cycle for both outcomes of its issue, from registers
+  // only (D's own kind, the flags), and the rule for each; the issue picks between
+  // them last, one LUT after it instead of the next flags' logic and the rule (the
+  // N = 8 build's longest path ran through them).
+  wire d_rw      = op == TPU_OP_RW;
+  wire d_sw      = op == TPU_OP_MMC && sw;
+  wire all_hold  = !begin_run && tiles_all_q;
+  wire none_hold = begin_run || tiles_none_q;
+  wire act_hold  = !begin_run && has_active_q;
+  wire all_iss   = !begin_run && (d_rw ? tiles_q == WfifoDepth[TileBits-1:0] - 1'b1 : !d_sw && tiles_all_q);
+  wire none_iss  = begin_run || (d_rw ? 1'b0 : d_sw ? tiles_q == {{(TileBits-1){1'b0}}, 1'b1} : tiles_none_q);
+  wire act_iss   = !begin_run && (d_sw || has_active_q);
+  wire tiles_all_d  = issue ? all_iss : all_hold;
+  wire tiles_none_d = issue ? none_iss : none_hold;
+  wire x_unit    = x_err == TPU_ERR_NONE && unit_op(x_op);
+  wire ok_iss    = x_unit && !wf_bad(x_op, x_sw, all_iss, none_iss, act_iss);
+  wire ok_hold   = x_unit && !wf_bad(x_op, x_sw, all_hold, none_hold, act_hold);
   always @(posedge clk_i) begin
     tiles_all_q  <= tiles_all_d;
     tiles_none_q <= tiles_none_d;
     if (d_take) begin
       d_plain_q   <= x_err == TPU_ERR_NONE && !unit_op(x_op);
       d_waits_q   <= x_op == TPU_OP_SYNC || x_op == TPU_OP_HALT;
-      d_unit_ok_q <= x_err == TPU_ERR_NONE && unit_op(x_op) &&
-                     !wf_bad(x_op, x_sw, tiles_all_d, tiles_none_d, active_d);
+      d_unit_ok_q <= issue ? ok_iss : ok_hold;
     end
   end
 
