@@ -2,9 +2,10 @@
 // The matrix unit: input skew, the N x N systolic array, output deskew.
 //
 // One input row (N int8 lanes) may enter per cycle; its N int32 dot products leave
-// together Latency = 2N+1 cycles later (docs/architecture.md, "Matrix unit timing"):
-// the inputs (rows and weight writes alike) are registered first, so that a memory's
-// read data reaches no multiplier in the same cycle, and each PE registers its product.
+// together Latency = 2N+2 cycles later (docs/architecture.md, "Matrix unit timing"):
+// the inputs (rows and weight writes alike) are registered twice first, so that a
+// memory's read data reaches no multiplier in the same cycle or the next, and each PE
+// registers its product.
 // Inside, data is valid-only: the controller only issues rows it has room for.
 //
 // Weights: w_we_i writes row w_row_i of the shadow tile (W[k][n] for k = w_row_i,
@@ -32,6 +33,23 @@ module tpu_matrix_unit #(
   localparam integer N = ArraySize;
   localparam integer RowBits = (N > 1) ? $clog2(N) : 1;  // width of a row index
 
+  // The port register: everything entering the unit waits a cycle here first, so that
+  // the unified buffer's bank multiplexer ends at a register beside it, not at the first
+  // PE's multiplier (on the ECP5 the input register below is copied into PE[0][0]'s
+  // MULT18X18D: the N = 8 build's path from the block RAM there was 10.3 ns). All inputs
+  // alike, so the contract above holds at the ports unchanged.
+  reg               in_valid_p, in_switch_p, w_we_p;
+  reg [RowBits-1:0] w_row_p;
+  reg [N*8-1:0]     in_data_p, w_data_p;
+  always @(posedge clk_i) begin
+    in_valid_p  <= rst_ni && in_valid_i;
+    in_switch_p <= rst_ni && in_switch_i;
+    w_we_p      <= rst_ni && w_we_i;
+    w_row_p     <= w_row_i;
+    in_data_p   <= in_data_i;
+    w_data_p    <= w_data_i;
+  end
+
   // The input register: rows and weight writes, so the weight contract above holds
   // unchanged inside.
   // The weight write is registered as the row's enable (one-hot), so the PEs' shadow
@@ -41,12 +59,12 @@ module tpu_matrix_unit #(
   genvar k;
   generate
     for (k = 0; k < N; k = k + 1) begin : g_row_we
-      always @(posedge clk_i) w_row_we_q[k] <= rst_ni && w_we_i && w_row_i == k[RowBits-1:0];
+      always @(posedge clk_i) w_row_we_q[k] <= rst_ni && w_we_p && w_row_p == k[RowBits-1:0];
     end
   endgenerate
   always @(posedge clk_i) begin
-    in_data_q <= in_data_i;
-    w_data_q  <= w_data_i;
+    in_data_q <= in_data_p;
+    w_data_q  <= w_data_p;
   end
 
   // Skew: lane k (and its row's valid/switch) enters array row k after k cycles. The
@@ -63,7 +81,7 @@ module tpu_matrix_unit #(
   tpu_skew #(.Lanes(N), .Width(2), .Reverse(0), .Reset(1)) u_skew_ctrl (
       .clk_i(clk_i),
       .rst_ni(rst_ni),
-      .d_i({N{in_switch_i, in_valid_i}}),
+      .d_i({N{in_switch_p, in_valid_p}}),
       .q_o(ctrl_early));
   always @(posedge clk_i) ctrl_skewed <= rst_ni ? ctrl_early : {N*2{1'b0}};
 

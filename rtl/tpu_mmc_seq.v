@@ -3,7 +3,7 @@
 //
 // Rows: each granted unified-buffer read of an input row enters the matrix unit two
 // cycles later (the buffer's read latency); a tag (accumulator row, accumulate flag,
-// last row, slot) travels beside it for the 2N + 3 cycles until its result leaves the
+// last row, slot) travels beside it for the 2N + 4 cycles until its result leaves the
 // array and is written to the accumulators. The next instruction is taken in the cycle
 // the last row is granted, so consecutive multiplies stream without a bubble (but one:
 // accumulating onto the row that last row writes, stop_q below).
@@ -198,7 +198,7 @@ module tpu_mmc_seq #(
   always @(posedge clk_i) ev_row_q <= rst_ni && grant;
 
   // The row enters the matrix unit two cycles after its read (the unified buffer's
-  // read latency); its tag follows the data through the unit (2N + 1 cycles,
+  // read latency); its tag follows the data through the unit (2N + 2 cycles,
   // tpu_matrix_unit).
   reg mx_valid1_q, mx_switch1_q, mx_valid_q, mx_switch_q;
   always @(posedge clk_i) begin
@@ -216,7 +216,7 @@ module tpu_mmc_seq #(
   end
   wire [TagBits-1:0] tag_in = {grant, acc_mode_q, acc_q, last_row, slot_q};
   wire [TagBits-1:0] tag_out;
-  tpu_delay #(.Width(TagBits), .Delay(2 * N + 3), .Reset(1)) u_tags (
+  tpu_delay #(.Width(TagBits), .Delay(2 * N + 4), .Reset(1)) u_tags (
       .clk_i,
       .rst_ni,
       .d_i(tag_in),

@@ -157,7 +157,7 @@ TEMPLATE_TEST_CASE("matrix unit: every row times its tile, across weight switche
   CHECK(size_t(o.outputs) == rows);
 }
 
-TEMPLATE_TEST_CASE("matrix unit: L rows take L + 2N + 1 cycles; a ready weight switch adds no bubble",
+TEMPLATE_TEST_CASE("matrix unit: L rows take L + 2N + 2 cycles; a ready weight switch adds no bubble",
                    "[rtl][matrix]", Vtpu_matrix_unit_n4, Vtpu_matrix_unit_n8, Vtpu_matrix_unit_n16,
                    Vtpu_matrix_unit_n4l, Vtpu_matrix_unit_n8h) {
   constexpr int N = Size<TestType>::N;
@@ -165,12 +165,12 @@ TEMPLATE_TEST_CASE("matrix unit: L rows take L + 2N + 1 cycles; a ready weight s
   const std::vector<Tile> tiles = {random_tile(rng, N), random_tile(rng, N), random_tile(rng, N)};
   const int L = GENERATE(0, 1) ? 2 * N + 3 : N;  // L >= N hides the next tile's load completely
 
-  // One multiply of L rows: first result 2N+1 cycles after the first row (the input
-  // register, N-1 of skew, N rows of PEs each registering its product, N-1 of deskew,
-  // then the bottom row's add), then one per cycle.
+  // One multiply of L rows: first result 2N+2 cycles after the first row (the port and
+  // input registers, N-1 of skew, N rows of PEs each registering its product, N-1 of
+  // deskew, then the bottom row's add), then one per cycle.
   Outcome one = run_jobs<TestType>(tiles, {{0, random_rows(rng, N, L)}}, 0.0, rng);
-  CHECK(one.first_out - one.first_in == 2 * N + 1);
-  CHECK(one.last_out - one.first_in + 1 == L + 2 * N + 1);
+  CHECK(one.first_out - one.first_in == 2 * N + 2);
+  CHECK(one.last_out - one.first_in + 1 == L + 2 * N + 2);
   CHECK(one.gaps == 0);
 
   // Three back-to-back multiplies, each switching to a new tile: no bubble anywhere.
@@ -179,7 +179,7 @@ TEMPLATE_TEST_CASE("matrix unit: L rows take L + 2N + 1 cycles; a ready weight s
       0.0, rng);
   CHECK(three.last_in - three.first_in + 1 == 3 * L);  // inputs never paused
   CHECK(three.gaps == 0);
-  CHECK(three.last_out - three.first_in + 1 == 3 * L + 2 * N + 1);
+  CHECK(three.last_out - three.first_in + 1 == 3 * L + 2 * N + 2);
 }
 
 TEST_CASE("matrix unit: products in logic are right for every int8 pair", "[rtl][matrix]") {

@@ -52,7 +52,7 @@ struct Mmc {
 TEMPLATE_TEST_CASE("matrix sequencer: rows, accumulator writes, shadow loads and retirements follow the contracts",
                    "[rtl][mmc_seq]", Vtpu_mmc_seq_n4, Vtpu_mmc_seq_n8) {
   constexpr int N = Params<TestType>::N, Slots = Params<TestType>::Slots;
-  constexpr long Latency = 2 * N + 1;  // tpu_matrix_unit: a row's results leave 2N + 1 cycles after it enters
+  constexpr long Latency = 2 * N + 2;  // tpu_matrix_unit: a row's results leave 2N + 2 cycles after it enters
   const double gap = GENERATE(0.0, 0.3);
   const double deny = GENERATE(0.0, 0.3);
   const bool fault = GENERATE(false, true);
