@@ -185,6 +185,11 @@ TEST_CASE("each kind of mistake gets its own message at its line and column", "[
       {".data\n.space 200000\n.space 100000",
        "t.s:2:1: error: .data segment (300000 bytes at 0) does not fit in device memory (262144 bytes)"},
       {".equ A, B + 1\n.equ C, 1", "t.s:1:9: error: undefined symbol 'B'"},
+      {".equ X, 3 << 62", "t.s:1:11: error: integer overflow in expression"},
+      {".equ X, -1 << 63", "(assembled)"},  // INT64_MIN: only copies of the sign bit shifted out
+      {".equ A, B\n.equ B, A", "t.s:2:9: error: circular .equ definition: A -> B -> A"},
+      {".equ A, A + 1", "t.s:1:9: error: circular .equ definition: A -> A"},
+      {".equ A, B\n.equ B, C\n.equ C, 1/0", "t.s:3:10: error: division by zero"},
       {"halt 1", "t.s:1:6: error: expected an operand name, found '1'"},
       {"nop x=1", "t.s:1:5: error: unknown operand 'x' for nop (it takes no operands)"},
       {"5 halt", "t.s:1:1: error: expected a label, directive or instruction, found '5'"},
@@ -192,6 +197,38 @@ TEST_CASE("each kind of mistake gets its own message at its line and column", "[
   for (const auto& [src, want] : cases) {
     INFO(src);
     CHECK(only_error(src) == want);
+  }
+}
+
+TEST_CASE(".equ constants resolve through chains in any order", "[asm]") {
+  const AsmResult r = assemble(".equ A, B + 1\n.equ B, C * 2\n.equ C, D - 7\n.equ D, end\n.data 0x40\n"
+                               ".byte A\nend:\n");
+  REQUIRE(r.image);  // end = 0x41, D = 65, C = 58, B = 116, A = 117
+  CHECK(r.image->sections.at(0).bytes.at(0) == 117);
+
+  // The longest chain allowed, defined last to first, and one longer.
+  auto chain = [](int n) {
+    std::string src;
+    for (int i = 0; i < n; ++i) src += ".equ C" + std::to_string(i) + ", C" + std::to_string(i + 1) + " + 1\n";
+    return src + ".equ C" + std::to_string(n) + ", 0\n.data\n.half C0\n";
+  };
+  const AsmResult ok = assemble(chain(256));
+  REQUIRE(ok.image);
+  const auto& b = ok.image->sections.at(0).bytes;
+  CHECK((b.at(0) | b.at(1) << 8) == 256);
+  CHECK(only_error(chain(257)) == "t.s:257:6: error: chain of .equ definitions deeper than 256");
+}
+
+TEST_CASE("hostile expressions get an error, not a stack overflow", "[asm]") {
+  // 256 levels of nesting are fine; the 257th is an error at its own column, however
+  // deep the input goes on.
+  const std::string ok = ".equ X, " + std::string(256, '(') + "1" + std::string(256, ')');
+  CHECK(only_error(ok) == "(assembled)");
+  for (const std::string& deep : {".equ X, " + std::string(100000, '(') + "1" + std::string(100000, ')'),
+                                  ".equ X, " + std::string(100000, '-') + "1",
+                                  ".equ X, " + std::string(100000, '~') + "(" + std::string(100000, '+') + "1)"}) {
+    CHECK(only_error(deep) ==
+          "t.s:1:265: error: expression nested deeper than 256 levels (parentheses and unary operators)");
   }
 }
 

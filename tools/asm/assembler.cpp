@@ -45,6 +45,7 @@ struct Stmt {
 };
 
 struct Deferred {};  // pass-1 evaluation met a symbol whose value comes later
+struct EquFailed {};  // a constant whose .equ failed (reported there): its users fail quietly
 
 struct SegmentState {
   std::optional<int64_t> base;
@@ -106,12 +107,14 @@ class Assembler {
   std::optional<int64_t> lookup_pass1(const Token& t) const {
     auto c = consts_.find(t.text);
     if (c != consts_.end()) return c->second;
+    if (failed_equs_.count(t.text)) throw EquFailed{};
     throw Deferred{};
   }
 
   std::optional<int64_t> lookup_final(const Token& t) const {
     auto c = consts_.find(t.text);
     if (c != consts_.end()) return c->second;
+    if (failed_equs_.count(t.text)) throw EquFailed{};
     auto l = labels_.find(t.text);
     if (l != labels_.end()) return label_value(l->second);
     return std::nullopt;
@@ -208,6 +211,8 @@ class Assembler {
     } catch (const ExprError& e) {
       error(line, e.col, e.message);
       return;
+    } catch (const EquFailed&) {  // (reported at the constant's .equ)
+      return;
     }
     place(st);
   }
@@ -260,7 +265,13 @@ class Assembler {
         expect_end(st, pos);
       } catch (const Deferred&) {
         deferred_names_.insert(name.text);
+        deferred_index_[name.text] = deferred_.size();
         deferred_.push_back({name, st.line, toks, expr_pos});
+      } catch (const ExprError&) {
+        failed_equs_.insert(name.text);
+        throw;
+      } catch (const EquFailed&) {
+        failed_equs_.insert(name.text);
       }
       return false;
     }
@@ -379,18 +390,61 @@ class Assembler {
     if (text.size && data.size && *text.base < *data.base + int64_t(data.size) &&
         *data.base < *text.base + int64_t(text.size))
       error(data.first_line, 1, ".data segment overlaps the .text segment");
-    for (auto& d : deferred_) {
-      deferred_names_.erase(d.name.text);
-      size_t pos = d.pos;
+    for (size_t i = 0; i < deferred_.size(); ++i) {
       try {
-        const int64_t v = final_expr(d.toks, pos);
-        if (d.toks[pos].kind != TokKind::End)
-          throw ExprError{d.toks[pos].col, "unexpected '" + d.toks[pos].text + "'"};
-        consts_[d.name.text] = v;
-      } catch (const ExprError& e) {
-        error(d.line, e.col, e.message);
+        resolve_equ(i);
+      } catch (const EquFailed&) {  // (reported where it failed)
       }
     }
+  }
+
+  // A deferred .equ's value, resolved when first needed, so that a chain resolves
+  // whatever its order; an error is reported once, on the .equ where it is (a cycle: on
+  // the one that closes it), and the constants that use it fail quietly.
+  int64_t resolve_equ(size_t i) {
+    DeferredEqu& d = deferred_[i];
+    if (d.state == EquState::Done) return consts_.at(d.name.text);
+    if (d.state == EquState::Failed) throw EquFailed{};
+    d.state = EquState::Resolving;
+    resolving_.push_back(i);
+    try {
+      if (resolving_.size() > kMaxEquChain)
+        throw ExprError{d.name.col, "chain of .equ definitions deeper than " + std::to_string(kMaxEquChain)};
+      size_t pos = d.pos;
+      const int64_t v = eval_expr(d.toks, pos, [this](const Token& t) { return lookup_resolving(t); });
+      if (d.toks[pos].kind != TokKind::End)
+        throw ExprError{d.toks[pos].col, "unexpected '" + d.toks[pos].text + "'"};
+      consts_[d.name.text] = v;
+      d.state = EquState::Done;
+      resolving_.pop_back();
+      return v;
+    } catch (const ExprError& e) {
+      error(d.line, e.col, e.message);
+    } catch (const EquFailed&) {
+    }
+    d.state = EquState::Failed;
+    failed_equs_.insert(d.name.text);
+    resolving_.pop_back();
+    throw EquFailed{};
+  }
+
+  // lookup_final, and the deferred constants, resolved on the way (a deferred constant's
+  // failure stops the expression without a second report).
+  std::optional<int64_t> lookup_resolving(const Token& t) {
+    if (auto v = lookup_final(t)) return v;
+    const auto it = deferred_index_.find(t.text);
+    if (it == deferred_index_.end()) return std::nullopt;
+    const DeferredEqu& d = deferred_[it->second];
+    if (d.state == EquState::Resolving) {
+      std::string cycle;
+      bool in = false;
+      for (size_t j : resolving_) {
+        in = in || j == it->second;
+        if (in) cycle += deferred_[j].name.text + " -> ";
+      }
+      throw ExprError{t.col, "circular .equ definition: " + cycle + t.text};
+    }
+    return resolve_equ(it->second);
   }
 
   // ---- pass 2 ------------------------------------------------------------
@@ -412,6 +466,7 @@ class Assembler {
       std::copy(bytes.begin(), bytes.end(), out.begin() + static_cast<std::ptrdiff_t>(st.offset));
     } catch (const ExprError& e) {
       error(st.line, e.col, e.message);
+    } catch (const EquFailed&) {  // (reported at the constant's .equ)
     }
   }
 
@@ -516,21 +571,26 @@ class Assembler {
     return img;
   }
 
+  enum class EquState { Pending, Resolving, Done, Failed };
   struct DeferredEqu {
     Token name;
     int line;
     std::vector<Token> toks;
     size_t pos;
+    EquState state = EquState::Pending;
   };
+  static constexpr size_t kMaxEquChain = 256;  // .equ constants defined through each other
 
   std::string file_, base_dir_;
   const Config& cfg_;
   Diagnostics diags_;
   std::map<std::string, int64_t> consts_;
-  std::set<std::string> predefined_, deferred_names_;
+  std::set<std::string> predefined_, deferred_names_, failed_equs_;
   std::map<std::string, Label> labels_;
   std::vector<std::string> label_order_;
   std::vector<DeferredEqu> deferred_;
+  std::map<std::string, size_t> deferred_index_;
+  std::vector<size_t> resolving_;  // the deferred constants being resolved, outermost first
   std::vector<Stmt> stmts_;
   SegmentState seg_[2];
   std::vector<uint8_t> seg_bytes_[2];

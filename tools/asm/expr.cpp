@@ -30,11 +30,21 @@ class Parser {
  private:
   const Token& peek() const { return t_[pos_ < t_.size() ? pos_ : t_.size() - 1]; }
 
+  // Each nesting (a parenthesis or a unary operator) is counted: bounded, so that hostile
+  // input gets an error rather than a stack overflow.
+  void nest(const Token& tok) {
+    if (++depth_ > kMaxExprDepth)
+      throw ExprError{tok.col, "expression nested deeper than " + std::to_string(kMaxExprDepth) +
+                                   " levels (parentheses and unary operators)"};
+  }
+
   int64_t unary() {
     const Token tok = peek();
     if (tok.kind == TokKind::Punct && (tok.text == "-" || tok.text == "~" || tok.text == "+")) {
+      nest(tok);
       ++pos_;
       const int64_t v = unary();
+      --depth_;
       if (tok.text == "-") {
         if (v == INT64_MIN) throw ExprError{tok.col, "integer overflow in expression"};
         return -v;
@@ -57,11 +67,13 @@ class Parser {
       return *v;
     }
     if (tok.kind == TokKind::Punct && tok.text == "(") {
+      nest(tok);
       ++pos_;
       const int64_t v = parse();
       if (peek().kind != TokKind::Punct || peek().text != ")")
         throw ExprError{peek().col, "expected ')'"};
       ++pos_;
+      --depth_;
       return v;
     }
     if (tok.kind == TokKind::End) throw ExprError{tok.col, "expected an expression"};
@@ -86,7 +98,9 @@ class Parser {
     if (o == "<<" || o == ">>") {
       if (b < 0 || b > 63) throw ExprError{op.col, "shift count " + std::to_string(b) + " is out of range [0, 63]"};
       if (o == ">>") return a >> b;
-      return static_cast<int64_t>(static_cast<uint64_t>(a) << b);
+      const int64_t r2 = static_cast<int64_t>(static_cast<uint64_t>(a) << b);
+      if ((r2 >> b) != a) throw ExprError{op.col, "integer overflow in expression"};  // bits shifted out
+      return r2;
     }
     if (o == "&") return a & b;
     if (o == "|") return a | b;
@@ -96,6 +110,7 @@ class Parser {
   const std::vector<Token>& t_;
   size_t& pos_;
   const SymbolLookup& lookup_;
+  int depth_ = 0;
 };
 
 }  // namespace

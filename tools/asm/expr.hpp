@@ -21,6 +21,9 @@ struct ExprError {
 // ExprError (e.g. "a label cannot be used here").
 using SymbolLookup = std::function<std::optional<int64_t>(const Token& name)>;
 
+// Nesting (parentheses and unary operators) deeper than this is an error.
+constexpr int kMaxExprDepth = 256;
+
 // Parses one expression starting at toks[pos]; advances pos past it.
 int64_t eval_expr(const std::vector<Token>& toks, size_t& pos, const SymbolLookup& lookup);
 
