@@ -154,6 +154,8 @@ TEST_CASE("each kind of mistake gets its own message at its line and column", "[
       {".data\n.npy \".\"", "t.s:2:6: error: cannot open '.' (not a regular file)"},
       {".data\n.incbin four.bin", "t.s:2:9: error: .incbin needs a file name in double quotes"},
       {".data\n.incbin \"four.bin\", 5", "t.s:2:21: error: .incbin offset 5 is beyond the file's 4 bytes"},
+      {".data\n.incbin \"four.bin\", 1, 0x7fffffffffffffff",
+       "t.s:2:24: error: .incbin length 9223372036854775807 runs past the end of the file"},
       {".data\n.npy \"four.bin\"", "t.s:2:6: error: 'four.bin': not a .npy file (bad magic)"},
       {".data\n.npy \"f32.npy\"",
        "t.s:2:6: error: 'f32.npy': unsupported .npy dtype '<f4' (use int8, uint8, int16, uint16, int32 or uint32, little-endian)"},

@@ -341,7 +341,7 @@ class Assembler {
             ++pos;
             const int c2 = toks[pos].col;
             len = const_expr(toks, pos, "an .incbin length");
-            if (len < 0 || off + len > static_cast<int64_t>(bytes.size()))
+            if (len < 0 || len > static_cast<int64_t>(bytes.size()) - off)  // (off + len could overflow)
               throw ExprError{c2, ".incbin length " + std::to_string(len) +
                                       " runs past the end of the file"};
           }

@@ -71,7 +71,8 @@ void Device::load(const Image& img, const std::string& name) {
   } catch (const ImageError& e) {
     throw DriverError(e.what());
   }
-  for (const auto& s : img.sections) backend_->write_mem(s.addr, s.bytes.data(), s.bytes.size());
+  for (const auto& s : img.sections)
+    if (!s.bytes.empty()) backend_->write_mem(s.addr, s.bytes.data(), s.bytes.size());  // (an empty one's data() may be null)
   image_ = img;
   last_.reset();
 }
@@ -107,13 +108,13 @@ std::vector<uint8_t> Device::read(const std::string& symbol_name) {
 
 void Device::write_mem(uint32_t addr, const std::vector<uint8_t>& data) {
   check_range(addr, data.size(), "write");
-  backend_->write_mem(addr, data.data(), data.size());
+  if (!data.empty()) backend_->write_mem(addr, data.data(), data.size());
 }
 
 std::vector<uint8_t> Device::read_mem(uint32_t addr, size_t len) {
   check_range(addr, len, "read");
   std::vector<uint8_t> out(len);
-  backend_->read_mem(addr, out.data(), len);
+  if (len) backend_->read_mem(addr, out.data(), len);
   return out;
 }
 
