@@ -342,6 +342,17 @@ TEST_CASE("malformed model files give errors naming the file and the layer", "[c
   expect(conv_with("stride: 1,", "padding: [0, 0, -1, 0]"), "each padding must be 0..kernel size - 1");
   write(yaml, "name: m\nlayers: []\n");
   CHECK_THROWS_WITH(nn::load_model(yaml), Catch::Contains("missing 'input'"));
+  // shapes whose sizes would overflow (h * w * c in an int: UBSan's report before the limits)
+  expect(conv_with("stride: 1,", "padding: valid").replace(conv.find("[1, 1, 6]"), 9, "[1000000000, 1000000000, 1000]"),
+         "in_shape [1000000000, 1000000000, 1000] must be positive, each at most 65536 and at most 16777216 values in all");
+  write(yaml, "name: m\ninput: {height: 65536, width: 65536, channels: 1, scale: 1, zero_point: 0}\nlayers:\n" + good);
+  CHECK_THROWS_WITH(nn::load_model(yaml), Catch::Contains(yaml + ": input shape [65536, 65536, 1] must be positive"));
+  s = good;
+  expect(s.replace(s.find("out: 2"), 6, "out: 2000000000"), "needs 1..65536 outputs, got 2000000000");
+  // an absolute weight path is used as it is, not joined to the model's directory
+  s = good;
+  write(yaml, head + s.replace(s.find("w.bin"), 5, (dir / "w.bin").string()));
+  CHECK(nn::load_model(yaml).layers.size() == 1);
   std::filesystem::remove_all(dir);
 }
 

@@ -97,10 +97,19 @@ QuantModel load_model(const std::string& path) {
     m.name = root["name"].as<std::string>();
     const YAML::Node in = root["input"];
     if (!in) throw fail("missing 'input'");
-    m.input = {in["height"].as<int>(), in["width"].as<int>(), in["channels"].as<int>()};
+    // Every shape within limits as it is read, so that the sizes computed from it (h * w * c,
+    // kh * kw * c, weights) fit their integers.
+    auto shape = [&](const char* what, int h, int w, int c) {
+      if (h < 1 || w < 1 || c < 1 || h > kMaxModelDim || w > kMaxModelDim || c > kMaxModelDim ||
+          int64_t{h} * w * c > kMaxModelElements)
+        throw fail(std::string(what) + " [" + std::to_string(h) + ", " + std::to_string(w) + ", " + std::to_string(c) +
+                   "] must be positive, each at most " + std::to_string(kMaxModelDim) + " and at most " +
+                   std::to_string(kMaxModelElements) + " values in all");
+      return Shape{h, w, c};
+    };
+    m.input = shape("input shape", in["height"].as<int>(), in["width"].as<int>(), in["channels"].as<int>());
     m.input_scale = in["scale"].as<float>();
     m.input_zp = in["zero_point"].as<int>();
-    if (m.input.size() <= 0) throw fail("input shape must be positive");
     const YAML::Node layers = root["layers"];
     if (!layers || !layers.IsSequence() || layers.size() == 0) throw fail("'layers' must be a non-empty list");
     Shape cur = m.input;
@@ -111,7 +120,7 @@ QuantModel load_model(const std::string& path) {
       const std::string type = n["type"].as<std::string>();
       if (type == "dense") {
         L.kind = LayerKind::Dense;
-        L.in = {1, 1, n["in"].as<int>()};
+        L.in = shape("input size", 1, 1, n["in"].as<int>());
         L.out_c = n["out"].as<int>();
         if (L.in.size() != cur.size())
           throw fail("takes " + std::to_string(L.in.size()) + " inputs but the layer before gives " + std::to_string(cur.size()));
@@ -120,7 +129,7 @@ QuantModel load_model(const std::string& path) {
         const auto s = n["in_shape"].as<std::vector<int>>();
         const auto k = n["kernel"].as<std::vector<int>>();
         if (s.size() != 3 || k.size() != 2) throw fail("in_shape is [h, w, c] and kernel is [kh, kw]");
-        L.in = {s[0], s[1], s[2]};
+        L.in = shape("in_shape", s[0], s[1], s[2]);
         L.kh = k[0], L.kw = k[1];
         L.out_c = n["out_channels"].as<int>();
         L.pool = n["pool"] ? n["pool"].as<int>() : 1;
@@ -151,11 +160,13 @@ QuantModel load_model(const std::string& path) {
       } else {
         throw fail("unsupported layer type '" + type + "' (supported: dense, conv2d)");
       }
-      if (L.out_c < 1) throw fail("needs at least one output");
+      if (L.out_c < 1 || L.out_c > kMaxModelDim)
+        throw fail("needs 1.." + std::to_string(kMaxModelDim) + " outputs, got " + std::to_string(L.out_c));
       L.relu = n["relu"].as<bool>();
       auto layer_file = [&](const char* key) {
         try {
-          return read_bytes(dir + "/" + n[key].as<std::string>());
+          const std::string file = n[key].as<std::string>();
+          return read_bytes(!file.empty() && file[0] == '/' ? file : dir + "/" + file);  // (relative: to the model)
         } catch (const NnError& e) {
           throw fail(e.what());
         }

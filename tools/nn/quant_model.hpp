@@ -34,8 +34,14 @@ struct QuantModel {
 
 // Writes DIR/NAME.yaml and the layer files next to it.
 void save_model(const QuantModel& m, const std::string& dir);
-// Reads and checks a model (shapes chained, files complete, parameters in range);
-// errors name the file and the layer.
+// A model's shapes: each dimension and channel count at most kMaxModelDim, a tensor at
+// most kMaxModelElements values (far beyond any device memory).
+constexpr int kMaxModelDim = 65536;
+constexpr int64_t kMaxModelElements = int64_t{1} << 24;
+
+// Reads and checks a model (shapes chained and within the limits above, files complete,
+// parameters in range); errors name the file and the layer. A layer's file names are
+// relative to the model's directory unless absolute.
 QuantModel load_model(const std::string& yaml_path);
 
 // M = real_scale as multiplier / 2^shift with multiplier in [2^30, 2^31).
