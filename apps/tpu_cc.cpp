@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // tpu-cc: compiles an int8 model description (YAML) to Tessera assembly.
 #include <cstdio>
-#include <fstream>
 
 #include "cli/cli_common.hpp"
 #include "compiler/compiler.hpp"
@@ -27,8 +26,9 @@ int main(int argc, char** argv) {
       }
       if (args.option("-o", out_path) || args.option("--config", config_path)) continue;
       if (args.option("--batch", value)) {
-        opt.batch = int(cli::parse_number(value, "--batch"));
-        if (opt.batch < 1 || opt.batch > 65536) throw cli::CliError{"--batch must be 1..65536"};
+        const uint64_t batch = cli::parse_number(value, "--batch");
+        if (batch < 1 || batch > 65536) throw cli::CliError{"--batch must be 1..65536, got " + value};
+        opt.batch = int(batch);
         continue;
       }
       if (args.option("--conv", value)) {
@@ -46,9 +46,7 @@ int main(int argc, char** argv) {
     if (model_path.empty() || out_path.empty()) throw cli::CliError{std::string("missing arguments\n") + kUsage};
     const Config cfg = cli::load_config_arg(config_path);
     const compiler::CompiledModel c = compiler::compile_model(nn::load_model(model_path), cfg, opt);
-    std::ofstream out(out_path);
-    out << c.assembly;
-    if (!out) throw cli::CliError{"cannot write " + out_path};
+    cli::write_file_bytes(out_path, std::vector<uint8_t>(c.assembly.begin(), c.assembly.end()));
     std::printf("tpu-cc: %s -> %s: batch %d, %d input bytes and %d logits per item\n", model_path.c_str(),
                 out_path.c_str(), c.batch, c.input_bytes, c.output_bytes);
     return 0;

@@ -58,6 +58,9 @@ expect_error "tpu-cc: error: .*missing.yaml" "$work/missing.yaml" -o "$work/x.s"
 expect_error "missing arguments" firmware/models/digits_mlp.yaml
 expect_error "\-\-conv is auto, taps, gathered, im2col or toeplitz, not 'fast'" firmware/models/digits_cnn.yaml -o "$work/x.s" --conv fast
 expect_error "does not fit the core" firmware/models/digits_cnn.yaml -o "$work/x.s" --batch 500
+expect_error "\-\-batch must be 1..65536, got 4294967297" firmware/models/digits_cnn.yaml -o "$work/x.s" --batch 4294967297
+expect_error "cannot open the model (not a regular file)" firmware/models -o "$work/x.s"
+expect_error "cannot write '/dev/full'" firmware/models/digits_mlp.yaml --batch 1 -o /dev/full
 [ ! -e "$work/x.s" ] && pass || fail "a failed compile left an output file"
 
 echo "nn: $passes passed, $failures failed"

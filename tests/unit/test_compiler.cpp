@@ -349,6 +349,19 @@ TEST_CASE("malformed model files give errors naming the file and the layer", "[c
   CHECK_THROWS_WITH(nn::load_model(yaml), Catch::Contains(yaml + ": input shape [65536, 65536, 1] must be positive"));
   s = good;
   expect(s.replace(s.find("out: 2"), 6, "out: 2000000000"), "needs 1..65536 outputs, got 2000000000");
+  // the loader's own words, with the value's place, not yaml-cpp's text
+  s = good;
+  expect(s.replace(s.find("out: 2"), 6, "out: two"), "line 4, column 31: 'out' must be an integer");
+  s = good;
+  expect(s.replace(s.find("relu: false, "), 13, ""), "missing 'relu'");
+  s = good;
+  expect(s.replace(s.find("input_quant: {scale: 1, zero_point: 0}"), 38, "input_quant: 1"),
+         "'input_quant' must be a map {key: value, ...}");
+  write(yaml, head + "  - 5\n");
+  CHECK_THROWS_WITH(nn::load_model(yaml), Catch::Contains(yaml + ": layer 0: line 4, column 5: a layer is a map"));
+  write(yaml, "name: m\ninput: {height: 1\n");
+  CHECK_THROWS_WITH(nn::load_model(yaml), Catch::StartsWith(yaml + ":3:1: invalid YAML: "));
+  CHECK_THROWS_WITH(nn::load_model(dir.string()), dir.string() + ": cannot open the model (not a regular file)");
   // an absolute weight path is used as it is, not joined to the model's directory
   s = good;
   write(yaml, head + s.replace(s.find("w.bin"), 5, (dir / "w.bin").string()));

@@ -5,10 +5,46 @@
 
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <iterator>
+
+#include "util/file_io.hpp"
 
 namespace tessera::nn {
 namespace {
+
+using Fail = std::function<NnError(const std::string&)>;
+
+template <typename T> const char* kind_of();
+template <> const char* kind_of<int>() { return "an integer"; }
+template <> const char* kind_of<float>() { return "a number"; }
+template <> const char* kind_of<bool>() { return "true or false"; }
+template <> const char* kind_of<std::string>() { return "text"; }
+template <> const char* kind_of<std::vector<int>>() { return "a list of integers"; }
+template <> const char* kind_of<std::vector<float>>() { return "a list of numbers"; }
+
+std::string at(const YAML::Node& v) {
+  return "line " + std::to_string(v.Mark().line + 1) + ", column " + std::to_string(v.Mark().column + 1) + ": ";
+}
+
+// MAP[KEY], which must be there (a map when asked for one): errors in the loader's words.
+YAML::Node need(const YAML::Node& map, const std::string& key, const Fail& fail, bool want_map = false) {
+  const YAML::Node v = map.IsMap() ? map[key] : YAML::Node();
+  if (!v) throw fail("missing '" + key + "'");
+  if (want_map && !v.IsMap()) throw fail(at(v) + "'" + key + "' must be a map {key: value, ...}");
+  return v;
+}
+
+// MAP[KEY] as T: missing, or not a T, is an error naming the key and its place.
+template <typename T>
+T field(const YAML::Node& map, const std::string& key, const Fail& fail) {
+  const YAML::Node v = need(map, key, fail);
+  try {
+    return v.as<T>();
+  } catch (const YAML::Exception&) {
+    throw fail(at(v) + "'" + key + "' must be " + kind_of<T>());
+  }
+}
 
 std::string layer_file(const std::string& name, size_t i, const char* what) {
   return name + ".l" + std::to_string(i) + "." + what + ".bin";
@@ -17,6 +53,7 @@ std::string layer_file(const std::string& name, size_t i, const char* what) {
 void write_bytes(const std::string& path, const void* data, size_t n) {
   std::ofstream out(path, std::ios::binary);
   out.write(static_cast<const char*>(data), std::streamsize(n));
+  out.close();  // (a full device refuses the bytes only when the buffer is flushed)
   if (!out) throw NnError(path + ": cannot write");
 }
 
@@ -93,10 +130,16 @@ QuantModel load_model(const std::string& path) {
   std::string where = path;
   auto fail = [&](const std::string& what) -> NnError { return NnError(where + ": " + what); };
   try {
-    const YAML::Node root = YAML::LoadFile(path);
-    m.name = root["name"].as<std::string>();
-    const YAML::Node in = root["input"];
-    if (!in) throw fail("missing 'input'");
+    std::string text;
+    try {
+      text = read_file_text(path);
+    } catch (const FileError& e) {
+      throw NnError(path + ": cannot open the model (" + e.reason() + ")");
+    }
+    const YAML::Node root = YAML::Load(text);
+    if (!root.IsMap()) throw fail("a model is a map with name, input and layers (docs/programming.md)");
+    m.name = field<std::string>(root, "name", fail);
+    const YAML::Node in = need(root, "input", fail, true);
     // Every shape within limits as it is read, so that the sizes computed from it (h * w * c,
     // kh * kw * c, weights) fit their integers.
     auto shape = [&](const char* what, int h, int w, int c) {
@@ -107,33 +150,34 @@ QuantModel load_model(const std::string& path) {
                    std::to_string(kMaxModelElements) + " values in all");
       return Shape{h, w, c};
     };
-    m.input = shape("input shape", in["height"].as<int>(), in["width"].as<int>(), in["channels"].as<int>());
-    m.input_scale = in["scale"].as<float>();
-    m.input_zp = in["zero_point"].as<int>();
+    m.input = shape("input shape", field<int>(in, "height", fail), field<int>(in, "width", fail), field<int>(in, "channels", fail));
+    m.input_scale = field<float>(in, "scale", fail);
+    m.input_zp = field<int>(in, "zero_point", fail);
     const YAML::Node layers = root["layers"];
     if (!layers || !layers.IsSequence() || layers.size() == 0) throw fail("'layers' must be a non-empty list");
     Shape cur = m.input;
     for (size_t i = 0; i < layers.size(); ++i) {
       where = path + ": layer " + std::to_string(i);
       const YAML::Node n = layers[i];
+      if (!n.IsMap()) throw fail(at(n) + "a layer is a map {type: ..., ...}");
       QuantLayer L;
-      const std::string type = n["type"].as<std::string>();
+      const std::string type = field<std::string>(n, "type", fail);
       if (type == "dense") {
         L.kind = LayerKind::Dense;
-        L.in = shape("input size", 1, 1, n["in"].as<int>());
-        L.out_c = n["out"].as<int>();
+        L.in = shape("input size", 1, 1, field<int>(n, "in", fail));
+        L.out_c = field<int>(n, "out", fail);
         if (L.in.size() != cur.size())
           throw fail("takes " + std::to_string(L.in.size()) + " inputs but the layer before gives " + std::to_string(cur.size()));
       } else if (type == "conv2d") {
         L.kind = LayerKind::Conv2d;
-        const auto s = n["in_shape"].as<std::vector<int>>();
-        const auto k = n["kernel"].as<std::vector<int>>();
+        const auto s = field<std::vector<int>>(n, "in_shape", fail);
+        const auto k = field<std::vector<int>>(n, "kernel", fail);
         if (s.size() != 3 || k.size() != 2) throw fail("in_shape is [h, w, c] and kernel is [kh, kw]");
         L.in = shape("in_shape", s[0], s[1], s[2]);
         L.kh = k[0], L.kw = k[1];
-        L.out_c = n["out_channels"].as<int>();
-        L.pool = n["pool"] ? n["pool"].as<int>() : 1;
-        L.stride = n["stride"] ? n["stride"].as<int>() : 1;
+        L.out_c = field<int>(n, "out_channels", fail);
+        L.pool = n["pool"] ? field<int>(n, "pool", fail) : 1;
+        L.stride = n["stride"] ? field<int>(n, "stride", fail) : 1;
         if (L.in.h != cur.h || L.in.w != cur.w || L.in.c != cur.c)
           throw fail("input shape does not match the output of the layer before");
         if (L.kh < 1 || L.kw < 1 || L.in.h < 1 || L.in.w < 1 || L.in.c < 1 || L.kh > 64 || L.kw > 64)
@@ -144,7 +188,7 @@ QuantModel load_model(const std::string& path) {
             L.pad_same();
           } else if (p.IsScalar() && p.as<std::string>() == "valid") {
           } else if (p.IsSequence() && p.size() == 4) {
-            const auto v = p.as<std::vector<int>>();
+            const auto v = field<std::vector<int>>(n, "padding", fail);
             L.pad_t = v[0], L.pad_l = v[1], L.pad_b = v[2], L.pad_r = v[3];
           } else {
             throw fail("padding is 'same', 'valid' or [top, left, bottom, right]");
@@ -162,10 +206,10 @@ QuantModel load_model(const std::string& path) {
       }
       if (L.out_c < 1 || L.out_c > kMaxModelDim)
         throw fail("needs 1.." + std::to_string(kMaxModelDim) + " outputs, got " + std::to_string(L.out_c));
-      L.relu = n["relu"].as<bool>();
+      L.relu = field<bool>(n, "relu", fail);
       auto layer_file = [&](const char* key) {
         try {
-          const std::string file = n[key].as<std::string>();
+          const std::string file = field<std::string>(n, key, fail);
           return read_bytes(!file.empty() && file[0] == '/' ? file : dir + "/" + file);  // (relative: to the model)
         } catch (const NnError& e) {
           throw fail(e.what());
@@ -181,9 +225,9 @@ QuantModel load_model(const std::string& path) {
       for (int c = 0; c < L.out_c; ++c)
         L.bias.push_back(int32_t(uint32_t(b[4 * c]) | uint32_t(b[4 * c + 1]) << 8 | uint32_t(b[4 * c + 2]) << 16 |
                                  uint32_t(b[4 * c + 3]) << 24));
-      L.multiplier = n["multiplier"].as<std::vector<int32_t>>();
-      const auto shifts = n["shift"].as<std::vector<int>>();
-      L.weight_scales = n["weight_scales"].as<std::vector<float>>();
+      L.multiplier = field<std::vector<int>>(n, "multiplier", fail);
+      const auto shifts = field<std::vector<int>>(n, "shift", fail);
+      L.weight_scales = field<std::vector<float>>(n, "weight_scales", fail);
       if (L.multiplier.size() != size_t(L.out_c) || shifts.size() != size_t(L.out_c))
         throw fail("multiplier and shift need one entry per output channel");
       for (int s : shifts) {
@@ -192,10 +236,10 @@ QuantModel load_model(const std::string& path) {
       }
       for (int32_t v : L.multiplier)
         if (v <= 0) throw fail("multipliers must be positive");
-      L.in_scale = n["input_quant"]["scale"].as<float>();
-      L.in_zp = n["input_quant"]["zero_point"].as<int>();
-      L.out_scale = n["output_quant"]["scale"].as<float>();
-      L.out_zp = n["output_quant"]["zero_point"].as<int>();
+      L.in_scale = field<float>(need(n, "input_quant", fail, true), "scale", fail);
+      L.in_zp = field<int>(need(n, "input_quant", fail, true), "zero_point", fail);
+      L.out_scale = field<float>(need(n, "output_quant", fail, true), "scale", fail);
+      L.out_zp = field<int>(need(n, "output_quant", fail, true), "zero_point", fail);
       if (L.in_zp < -128 || L.in_zp > 127 || L.out_zp < -128 || L.out_zp > 127)
         throw fail("zero points must be int8");
       const int prev_zp = i == 0 ? m.input_zp : m.layers.back().out_zp;
@@ -203,8 +247,9 @@ QuantModel load_model(const std::string& path) {
       cur = L.out_shape();
       m.layers.push_back(std::move(L));
     }
-  } catch (const YAML::Exception& e) {
-    throw NnError(where + ": " + e.what());
+  } catch (const YAML::Exception& e) {  // (the text is not YAML: the field errors are above)
+    throw NnError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                  ": invalid YAML: " + e.msg);
   }
   return m;
 }
