@@ -221,6 +221,19 @@ TEST_CASE(".equ constants resolve through chains in any order", "[asm]") {
   CHECK(only_error(chain(257)) == "t.s:257:6: error: chain of .equ definitions deeper than 256");
 }
 
+TEST_CASE("label names fit the image's symbol table", "[asm]") {
+  // (a 65536-character label wrapped the image's 16-bit name length: a corrupt image)
+  CHECK(only_error("halt\n" + std::string(65536, 'a') + ": halt") ==
+        "t.s:2:1: error: label name of 65536 characters (at most 1024)");
+  const std::string longest(1024, 'b');
+  const AsmResult r = assemble(longest + ": halt");
+  REQUIRE(r.image);
+  CHECK(parse_image(serialize_image(*r.image), "t.img").find_symbol(longest) != nullptr);
+  Image bad = *r.image;
+  bad.symbols[0].name += "b";
+  CHECK_THROWS_WITH(serialize_image(bad), Catch::Contains("symbol name of 1025 bytes (at most 1024)"));
+}
+
 TEST_CASE("hostile expressions get an error, not a stack overflow", "[asm]") {
   // 256 levels of nesting are fine; the 257th is an error at its own column, however
   // deep the input goes on.

@@ -172,6 +172,9 @@ class Assembler {
       const Token& name = toks[pos];
       if (name.text[0] == '.') {
         error(line, name.col, "label names cannot start with '.'");
+      } else if (name.text.size() > kMaxSymbolName) {
+        error(line, name.col, "label name of " + std::to_string(name.text.size()) + " characters (at most " +
+                                  std::to_string(kMaxSymbolName) + ")");
       } else if (define_check(line, name)) {
         labels_[name.text] = Label{cur_, seg_[int(cur_)].size};
         label_order_.push_back(name.text);

@@ -99,6 +99,9 @@ std::vector<uint8_t> serialize_image(const Image& img) {
     w.pad4();
   }
   for (const auto& s : img.symbols) {
+    if (s.name.size() > kMaxSymbolName)  // (its 16-bit length would wrap: a corrupt image)
+      throw ImageError("symbol name of " + std::to_string(s.name.size()) + " bytes (at most " +
+                       std::to_string(kMaxSymbolName) + "): '" + s.name.substr(0, 32) + "...'");
     w.u32(s.addr);
     w.u32(s.size);
     w.u16(static_cast<uint16_t>(s.name.size()));

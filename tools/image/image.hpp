@@ -26,8 +26,11 @@ struct Section {
   std::vector<uint8_t> bytes;
 };
 
+// A symbol name's length is 16 bits in the image; tools keep names far shorter.
+constexpr size_t kMaxSymbolName = 1024;
+
 struct Symbol {
-  std::string name;
+  std::string name;  // at most kMaxSymbolName bytes
   uint32_t addr = 0;
   uint32_t size = 0;
 };
