@@ -278,6 +278,29 @@ TEST_CASE("disassembled source reassembles to the identical image", "[asm]") {
   CHECK(disassemble_listing(*r.image).find("mmc switch, ub=0, rows=64, acc=0") != std::string::npos);
 }
 
+TEST_CASE("disassembled source keeps labels at a section's end and refused instructions as .word", "[asm]") {
+  // (tpu-objdump --source dropped a label after the last instruction, and wrote an
+  // instruction the configuration refuses as one, which tpu-as then refused)
+  const AsmResult r = assemble("start: halt\nend:\n.data\nbuf: .byte 1, 2\nbuf_end:\n");
+  REQUIRE(r.image);
+  const AsmResult again = assemble(disassemble_source(*r.image));
+  INFO(disassemble_source(*r.image) << again.diags.format());
+  REQUIRE(again.image);
+  CHECK(serialize_image(*again.image) == serialize_image(*r.image));
+
+  Image img = test::make_image(cfg4(), {test::mmc(1020, 10, 0, false, false), test::halt()});  // UB rows past 1024
+  img.symbols = {{"code", 0, 32}, {"end", 32, 0}};
+  const std::string src = disassemble_source(img);
+  CHECK(src.find(".word") != std::string::npos);
+  CHECK(src.find("mmc") == std::string::npos);
+  const AsmResult back = assemble(src);
+  INFO(src << back.diags.format());
+  REQUIRE(back.image);
+  CHECK(serialize_image(*back.image) == serialize_image(img));
+  CHECK(config_from_summary(cfg4().summary())->summary() == cfg4().summary());
+  CHECK_FALSE(config_from_summary("N=4 ub_rows=1024"));
+}
+
 namespace {
 
 // Random values for every field of in's opcode; a field with a fixed default keeps the

@@ -3,8 +3,10 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "isa/isa.hpp"
+#include "isa/legality.hpp"
 #include "util/hex.hpp"
 
 namespace tessera {
@@ -21,6 +23,28 @@ void print_labels(std::string& out, const std::multimap<uint32_t, std::string>& 
   auto range = labels.equal_range(addr);
   for (auto it = range.first; it != range.second; ++it) out += it->second + ":\n";
 }
+
+// Source: each label once, where it is in a section or, with size 0, at a section's end
+// (where the assembler puts a label after a segment's last content).
+class SourceLabels {
+ public:
+  explicit SourceLabels(const Image& img) {
+    for (const auto& s : img.symbols) by_addr_.emplace(s.addr, &s);
+  }
+  void print(std::string& out, uint32_t addr, bool section_end = false) {
+    auto range = by_addr_.equal_range(addr);
+    for (auto it = range.first; it != range.second; ++it) {
+      const Symbol& s = *it->second;
+      if ((section_end && s.size != 0) || !printed_.insert(s.name).second) continue;
+      out += s.name + ":\n";
+    }
+  }
+  bool any_at(uint32_t addr) const { return by_addr_.count(addr) != 0; }
+
+ private:
+  std::multimap<uint32_t, const Symbol*> by_addr_;
+  std::set<std::string> printed_;
+};
 
 // Text words that do not decode are written as .word so the source still reassembles.
 std::string word_as_source(Word w) {
@@ -62,18 +86,22 @@ std::string disassemble_listing(const Image& img) {
 
 std::string disassemble_source(const Image& img) {
   std::string out = "; disassembled from an image built for " + img.config_summary + "\n";
-  const auto labels = labels_by_addr(img);
+  SourceLabels labels(img);
+  // The configuration the image was built for: an instruction the assembler would refuse
+  // there (a range outside a buffer, lanes beyond N) is written as .word too.
+  const std::optional<Config> cfg = config_from_summary(img.config_summary);
+  auto assembles = [&](const Instr& in) { return !cfg || check_static(in, *cfg).code == ErrorCode::None; };
   for (const auto& s : img.sections) {
     const bool text = s.kind == SectionKind::Text;
     out += std::string(text ? ".text " : ".data ") + hex(s.addr, 8) + "\n";
     size_t off = 0;
     while (off < s.bytes.size()) {
       const uint32_t addr = s.addr + static_cast<uint32_t>(off);
-      print_labels(out, labels, addr);
+      labels.print(out, addr);
       if (text && off + kInstrBytes <= s.bytes.size()) {
         const Word w = load_word(&s.bytes[off]);
         Instr in;
-        out += "  " + (decode(w, in) == DecodeResult::Ok ? format_instr(in) : word_as_source(w));
+        out += "  " + (decode(w, in) == DecodeResult::Ok && assembles(in) ? format_instr(in) : word_as_source(w));
         out += "\n";
         off += kInstrBytes;
         continue;
@@ -84,9 +112,10 @@ std::string disassemble_source(const Image& img) {
       do {
         out += (off > start ? ", " : "") + std::to_string(s.bytes[off]);
         ++off;
-      } while (off < s.bytes.size() && off - start < 16 && !labels.count(s.addr + uint32_t(off)));
+      } while (off < s.bytes.size() && off - start < 16 && !labels.any_at(s.addr + uint32_t(off)));
       out += "\n";
     }
+    labels.print(out, s.addr + static_cast<uint32_t>(s.bytes.size()), true);
   }
   return out;
 }

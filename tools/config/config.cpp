@@ -3,6 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -142,6 +143,20 @@ std::string Config::summary() const {
   os << "N=" << array_size << " ub_rows=" << ub_rows << " acc_rows=" << acc_rows
      << " wfifo_depth=" << wfifo_depth << " dram_bytes=" << dram_bytes;
   return os.str();
+}
+
+std::optional<Config> config_from_summary(const std::string& summary) {
+  Config c;
+  unsigned long long v[5];
+  if (std::sscanf(summary.c_str(), "N=%llu ub_rows=%llu acc_rows=%llu wfifo_depth=%llu dram_bytes=%llu", &v[0], &v[1],
+                  &v[2], &v[3], &v[4]) != 5)
+    return std::nullopt;
+  for (unsigned long long x : v)
+    if (x > UINT32_MAX) return std::nullopt;
+  c.array_size = uint32_t(v[0]), c.ub_rows = uint32_t(v[1]), c.acc_rows = uint32_t(v[2]);
+  c.wfifo_depth = uint32_t(v[3]), c.dram_bytes = uint32_t(v[4]);
+  if (c.summary() != summary) return std::nullopt;  // (the one format: summary() writes it)
+  return c;
 }
 
 Config parse_config(const std::string& yaml_text, const std::string& source_name) {

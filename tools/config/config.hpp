@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -44,6 +45,10 @@ class ConfigError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// The architectural parameters back from a summary() line (an image's record of the
+// configuration it was built for), or nothing when the text is not one.
+std::optional<Config> config_from_summary(const std::string& summary);
 
 Config load_config_file(const std::string& path);
 Config parse_config(const std::string& yaml_text, const std::string& source_name);
