@@ -45,7 +45,13 @@ int main(int argc, char** argv) {
     }
     if (model_path.empty() || out_path.empty()) throw cli::CliError{std::string("missing arguments\n") + kUsage};
     const Config cfg = cli::load_config_arg(config_path);
-    const compiler::CompiledModel c = compiler::compile_model(nn::load_model(model_path), cfg, opt);
+    const nn::QuantModel model = nn::load_model(model_path);
+    compiler::CompiledModel c;
+    try {
+      c = compiler::compile_model(model, cfg, opt);
+    } catch (const compiler::CompileError& e) {
+      throw cli::CliError{model_path + ": " + e.what()};  // (the model's file: its layers are named inside)
+    }
     cli::write_file_bytes(out_path, std::vector<uint8_t>(c.assembly.begin(), c.assembly.end()));
     std::printf("tpu-cc: %s -> %s: batch %d, %d input bytes and %d logits per item\n", model_path.c_str(),
                 out_path.c_str(), c.batch, c.input_bytes, c.output_bytes);

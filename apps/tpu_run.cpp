@@ -109,8 +109,12 @@ int run_tool(int argc, char** argv) {
     }
     opts.backend = parse_backend_name(backend);
     const Config cfg = cli::load_config_arg(config_path);
+    // The image checked before a backend starts (an exception after the SystemC backend
+    // switched stacks is a false AddressSanitizer report, not the message).
+    const Image img = read_image_file(image_path);
+    check_image_fits(img, cfg, image_path);
     auto dev = Device::open(cfg, opts);
-    dev->load(read_image_file(image_path), image_path);
+    dev->load(img, image_path);
     for (const auto& [sym, file] : ins) dev->write(sym, input_bytes(file));
 
     const RunResult r = dev->run(limits);

@@ -44,6 +44,7 @@ class RtlBackend : public Backend {
     if (!opts_.trace_file.empty()) {
       std::ofstream out(opts_.trace_file);
       out << timeline.chrome_json(r.counters);
+      out.close();  // (a full device refuses the bytes only when the buffer is flushed)
       if (!out) throw DriverError("cannot write the trace to " + opts_.trace_file);
     }
     return r;

@@ -362,6 +362,21 @@ TEST_CASE("malformed model files give errors naming the file and the layer", "[c
   write(yaml, "name: m\ninput: {height: 1\n");
   CHECK_THROWS_WITH(nn::load_model(yaml), Catch::StartsWith(yaml + ":3:1: invalid YAML: "));
   CHECK_THROWS_WITH(nn::load_model(dir.string()), dir.string() + ": cannot open the model (not a regular file)");
+  // a folded bias outside int32 names the layer and channel (before: a block and lane, no file)
+  write((dir / "b.bin").string(), std::string("\x00\x00\x00\x00\xf0\xff\xff\x7f", 8));  // channel 1: 2^31 - 16
+  write((dir / "w.bin").string(), std::string(12, '\x01'));
+  s = good;
+  std::string head5 = head;
+  head5.replace(head5.find("zero_point: 0}"), 14, "zero_point: -5}");
+  write(yaml, head5 + s.replace(s.find("zero_point: 0}"), 14, "zero_point: -5}"));
+  {
+    const nn::QuantModel m = nn::load_model(yaml);
+    CHECK_THROWS_WITH(compiler::compile_model(m, test::config_n(4)),
+                      "layer 0 (dense), output channel 1: the bias 2147483632 with the input zero point -5 folded in "
+                      "is 2147483662, outside int32 (the core adds an int32 bias)");
+  }
+  write((dir / "w.bin").string(), std::string(12, '\0'));
+  write((dir / "b.bin").string(), std::string(8, '\0'));
   // an absolute weight path is used as it is, not joined to the model's directory
   s = good;
   write(yaml, head + s.replace(s.find("w.bin"), 5, (dir / "w.bin").string()));

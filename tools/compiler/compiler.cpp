@@ -77,13 +77,17 @@ int Lowering::acc_buffers(int rows, int tiles, const std::string& what) const {
 
 // Output tile nt of layer L: bias with the input zero point folded in
 // (sum (x - zp) w = sum x w - zp * sum w), multiplier, shift.
+int64_t folded_bias(const QuantLayer& L, int c) {
+  int64_t colsum = 0;
+  for (int k = 0; k < L.k(); ++k) colsum += L.w[size_t(k) * L.out_c + c];
+  return int64_t{L.bias[c]} - int64_t{L.in_zp} * colsum;
+}
+
 ActParams Lowering::layer_params(const QuantLayer& L, int nt) const {
   ActParams p{std::vector<int64_t>(n_, 0), std::vector<int32_t>(n_, 0), std::vector<uint8_t>(n_, 0)};
   for (int i = 0; i < n_ && nt * n_ + i < L.out_c; ++i) {
     const int c = nt * n_ + i;
-    int64_t colsum = 0;
-    for (int k = 0; k < L.k(); ++k) colsum += L.w[size_t(k) * L.out_c + c];
-    p.bias[i] = int64_t{L.bias[c]} - int64_t{L.in_zp} * colsum;
+    p.bias[i] = folded_bias(L, c);
     p.multiplier[i] = L.multiplier[c];
     p.shift[i] = L.shift[c];
   }
@@ -391,10 +395,27 @@ namespace {
 
 constexpr int kMaxBatch = 256;  // the batch search's upper end
 
+// The core adds an int32 bias per output channel; the input zero point is folded into it
+// (layer_params), which must still fit.
+void check_folded_biases(const nn::QuantModel& model) {
+  for (size_t l = 0; l < model.layers.size(); ++l) {
+    const nn::QuantLayer& L = model.layers[l];
+    for (int c = 0; c < L.out_c; ++c) {
+      const int64_t folded = detail::folded_bias(L, c);
+      if (folded < INT32_MIN || folded > INT32_MAX)
+        throw CompileError("layer " + std::to_string(l) + (L.kind == nn::LayerKind::Dense ? " (dense)" : " (conv2d)") +
+                           ", output channel " + std::to_string(c) + ": the bias " + std::to_string(L.bias[c]) +
+                           " with the input zero point " + std::to_string(L.in_zp) + " folded in is " +
+                           std::to_string(folded) + ", outside int32 (the core adds an int32 bias)");
+    }
+  }
+}
+
 }  // namespace
 
 CompiledModel compile_model(const nn::QuantModel& model, const Config& cfg, const CompileOptions& opt) {
   if (model.layers.empty()) throw CompileError(model.name + ": the model has no layers");
+  check_folded_biases(model);
   if (opt.batch < 0) throw CompileError("the batch must be positive");
   auto fail = [&](const std::string& why) {
     return CompileError(model.name + " does not fit the core (" + cfg.summary() + "): " + why);

@@ -34,6 +34,10 @@ struct Tensor {
   int ub = 0;
 };
 
+// Output channel c's bias with the layer's input zero point folded in:
+// sum (x - zp) w + bias = sum x w + (bias - zp * sum w).
+int64_t folded_bias(const nn::QuantLayer& L, int c);
+
 // Per-lane parameters of one `act` block (N lanes; lanes past the layer's outputs are 0).
 struct ActParams {
   std::vector<int64_t> bias;  // with the input zero point folded in
