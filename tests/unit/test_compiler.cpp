@@ -312,16 +312,16 @@ TEST_CASE("malformed model files give errors naming the file and the layer", "[c
     write(yaml, head + layer);
     CHECK_THROWS_WITH(nn::load_model(yaml), Catch::Contains(yaml + ": layer 0") && Catch::Contains(message));
   };
-  std::string s = good;
-  expect(s.replace(s.find("dense"), 5, "lstm"), "unsupported layer type 'lstm'");
-  s = good;
-  expect(s.replace(s.find("in: 6"), 5, "in: 5"), "takes 5 inputs but the layer before gives 6");
-  s = good;
-  expect(s.replace(s.find("out: 2"), 6, "out: 3"), "weight file has 12 bytes, expected 18");
-  s = good;
-  expect(s.replace(s.find("[31, 31]"), 8, "[31, 64]"), "shift 64 is outside 0..63");
-  s = good;
-  expect(s.replace(s.find("b.bin"), 5, "nope.bin"), "nope.bin: cannot open");
+  // the good layer with its first `from` replaced by `to`
+  auto edited = [&](const std::string& from, const std::string& to) {
+    std::string s = good;
+    return s.replace(s.find(from), from.size(), to);
+  };
+  expect(edited("dense", "lstm"), "unsupported layer type 'lstm'");
+  expect(edited("in: 6", "in: 5"), "takes 5 inputs but the layer before gives 6");
+  expect(edited("out: 2", "out: 3"), "weight file has 12 bytes, expected 18");
+  expect(edited("[31, 31]", "[31, 64]"), "shift 64 is outside 0..63");
+  expect(edited("b.bin", "nope.bin"), "nope.bin: cannot open");
   // convolutions: stride and padding
   const std::string conv =
       "  - {type: conv2d, in_shape: [1, 1, 6], kernel: [1, 1], out_channels: 2, relu: false, weights: w.bin,\n"
@@ -347,15 +347,11 @@ TEST_CASE("malformed model files give errors naming the file and the layer", "[c
          "in_shape [1000000000, 1000000000, 1000] must be positive, each at most 65536 and at most 16777216 values in all");
   write(yaml, "name: m\ninput: {height: 65536, width: 65536, channels: 1, scale: 1, zero_point: 0}\nlayers:\n" + good);
   CHECK_THROWS_WITH(nn::load_model(yaml), Catch::Contains(yaml + ": input shape [65536, 65536, 1] must be positive"));
-  s = good;
-  expect(s.replace(s.find("out: 2"), 6, "out: 2000000000"), "needs 1..65536 outputs, got 2000000000");
+  expect(edited("out: 2", "out: 2000000000"), "needs 1..65536 outputs, got 2000000000");
   // the loader's own words, with the value's place, not yaml-cpp's text
-  s = good;
-  expect(s.replace(s.find("out: 2"), 6, "out: two"), "line 4, column 31: 'out' must be an integer");
-  s = good;
-  expect(s.replace(s.find("relu: false, "), 13, ""), "missing 'relu'");
-  s = good;
-  expect(s.replace(s.find("input_quant: {scale: 1, zero_point: 0}"), 38, "input_quant: 1"),
+  expect(edited("out: 2", "out: two"), "line 4, column 31: 'out' must be an integer");
+  expect(edited("relu: false, ", ""), "missing 'relu'");
+  expect(edited("input_quant: {scale: 1, zero_point: 0}", "input_quant: 1"),
          "'input_quant' must be a map {key: value, ...}");
   write(yaml, head + "  - 5\n");
   CHECK_THROWS_WITH(nn::load_model(yaml), Catch::Contains(yaml + ": layer 0: line 4, column 5: a layer is a map"));
@@ -365,10 +361,9 @@ TEST_CASE("malformed model files give errors naming the file and the layer", "[c
   // a folded bias outside int32 names the layer and channel (before: a block and lane, no file)
   write((dir / "b.bin").string(), std::string("\x00\x00\x00\x00\xf0\xff\xff\x7f", 8));  // channel 1: 2^31 - 16
   write((dir / "w.bin").string(), std::string(12, '\x01'));
-  s = good;
   std::string head5 = head;
   head5.replace(head5.find("zero_point: 0}"), 14, "zero_point: -5}");
-  write(yaml, head5 + s.replace(s.find("zero_point: 0}"), 14, "zero_point: -5}"));
+  write(yaml, head5 + edited("zero_point: 0}", "zero_point: -5}"));
   {
     const nn::QuantModel m = nn::load_model(yaml);
     CHECK_THROWS_WITH(compiler::compile_model(m, test::config_n(4)),
@@ -378,8 +373,7 @@ TEST_CASE("malformed model files give errors naming the file and the layer", "[c
   write((dir / "w.bin").string(), std::string(12, '\0'));
   write((dir / "b.bin").string(), std::string(8, '\0'));
   // an absolute weight path is used as it is, not joined to the model's directory
-  s = good;
-  write(yaml, head + s.replace(s.find("w.bin"), 5, (dir / "w.bin").string()));
+  write(yaml, head + edited("w.bin", (dir / "w.bin").string()));
   CHECK(nn::load_model(yaml).layers.size() == 1);
   std::filesystem::remove_all(dir);
 }
