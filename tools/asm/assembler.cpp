@@ -88,7 +88,7 @@ class Assembler {
 
   // ---- symbols -----------------------------------------------------------
   bool defined(const std::string& name) const {
-    return consts_.count(name) || labels_.count(name) || deferred_names_.count(name);
+    return consts_.count(name) || labels_.count(name) || deferred_index_.count(name);
   }
 
   bool define_check(int line, const Token& name) {
@@ -267,7 +267,6 @@ class Assembler {
             eval_expr(toks, pos, [this](const Token& t) { return lookup_pass1(t); });
         expect_end(st, pos);
       } catch (const Deferred&) {
-        deferred_names_.insert(name.text);
         deferred_index_[name.text] = deferred_.size();
         deferred_.push_back({name, st.line, toks, expr_pos});
       } catch (const ExprError&) {
@@ -588,7 +587,7 @@ class Assembler {
   const Config& cfg_;
   Diagnostics diags_;
   std::map<std::string, int64_t> consts_;
-  std::set<std::string> predefined_, deferred_names_, failed_equs_;
+  std::set<std::string> predefined_, failed_equs_;
   std::map<std::string, Label> labels_;
   std::vector<std::string> label_order_;
   std::vector<DeferredEqu> deferred_;
