@@ -292,10 +292,17 @@ module tpu_dma_in #(
       q_instr_i[TPU_RHM_STRIDE_LSB +: 16], q_instr_i[TPU_RHM_SEGLEN_LSB +: 6], q_instr_i[TPU_RHM_SEGS_LSB +: 6]);
   reg              q_is_rw, q_first_last;
   reg  [GBits-1:0] q_gm1;
+  // (the counts' values one before their last, for the requester's last-span test below)
+  reg  [15:0]      q_rows_m2;
+  reg  [6:0]       q_mem_m2;
+  reg  [5:0]       q_segs_m2;
   always @(posedge clk_i) begin
     q_is_rw      <= q_instr_i[3:0] == TPU_OP_RW;
     q_gm1        <= q_gm1_c;
     q_first_last <= rq_last_of(q_instr_i, q_gm1_c, 16'd0, 6'd0);
+    q_rows_m2    <= q_instr_i[TPU_RHM_ROWS_LSB +: 16] - 16'd1;
+    q_mem_m2     <= {1'b0, mem_rows_m1_of(q_instr_i)} - 7'd1;
+    q_segs_m2    <= q_instr_i[TPU_RHM_SEGS_LSB +: 6] - 6'd1;
   end
   reg  [OwedBits-1:0] owed_n_q;    // owed_q + N: the rows owed once one more rw is taken
   // (a cycle old: no head is taken in the cycle after a take, and a row pushed since
@@ -526,6 +533,16 @@ module tpu_dma_in #(
   wire [15:0] rq_fire_row = rq_next_grp ? rq_row_q + {{(16-GBits){1'b0}}, rq_m1} + 16'd1 :
                             rq_next_row ? rq_row_q + 16'd1 : rq_row_q;
   wire [5:0]  rq_fire_seg = rq_next_grp || rq_next_row ? 6'd0 : rq_seg_q + 6'd1;
+  // rq_last_of for the spans a row or a segment at a time (no window), as comparisons of
+  // the row and segment registers themselves with the counts one before their last,
+  // loaded with the instruction: the next row's test is not behind its increment (the
+  // N = 4 build's longest path ran through that adder and the comparison after it).
+  reg  [15:0] rq_rows_m2_q;
+  reg  [6:0]  rq_mem_m2_q;
+  reg  [5:0]  rq_segs_m2_q;
+  wire rq_last_step = rq_is_rw    ? rq_row_q[6:0] == rq_mem_m2_q :
+                      rq_next_row ? rq_segs_m1 == 6'd0 && rq_row_q == rq_rows_m2_q :
+                                    rq_seg_q == rq_segs_m2_q && rq_row_q == rq_rows_m1;
   always @(posedge clk_i) begin
     if (rq_take) begin
       rq_row_q <= 16'd0;
@@ -537,7 +554,12 @@ module tpu_dma_in #(
     // (the take's case from the queue's head alone, the span's from the registers, so
     // that the take selects between two finished comparisons)
     if (rq_take)       rq_last_q <= q_first_last;
-    else if (req_fire) rq_last_q <= rq_last_of(rq_in_q, rq_gm1, rq_fire_row, rq_fire_seg);
+    else if (req_fire) rq_last_q <= rq_win ? rq_last_of(rq_in_q, rq_gm1, rq_fire_row, rq_fire_seg) : rq_last_step;
+    if (rq_take) begin
+      rq_rows_m2_q <= q_rows_m2;
+      rq_mem_m2_q  <= q_mem_m2;
+      rq_segs_m2_q <= q_segs_m2;
+    end
     if (rq_take) begin
       rq_in_q     <= q_instr_i;
       rq_gm1_q    <= q_gm1;
