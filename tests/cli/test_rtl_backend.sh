@@ -95,7 +95,9 @@ PY
 expect_msg() { grep -q "$1" "$work/out" || fail "$2"; }
 "$bin/tpu-run" --backend model "$work/g.img" --wave "$work/x.fst" > "$work/out" 2>&1
 [ $? -eq 1 ] && expect_msg "need an RTL backend" "--wave on the model is an error"
-"$bin/tpu-run" --backend $rtl --config "$src/tests/cli/odd.yaml" "$work/g.img" > "$work/out" 2>&1
+printf 'halt\n' > "$work/odd.s"   # (an image for that configuration: a mismatched one is refused first)
+"$bin/tpu-as" --config "$src/tests/cli/odd.yaml" "$work/odd.s" -o "$work/odd.img" > /dev/null
+"$bin/tpu-run" --backend $rtl --config "$src/tests/cli/odd.yaml" "$work/odd.img" > "$work/out" 2>&1
 [ $? -eq 1 ] && expect_msg "no Verilated core is built with the parameters of .*odd.yaml (-GArraySize=" "an unbuilt configuration is an error"
 
 # A rejected image: the error, exit 1, and no sanitizer report (the SystemC backend's
