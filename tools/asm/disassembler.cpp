@@ -12,23 +12,12 @@
 namespace tessera {
 namespace {
 
-std::multimap<uint32_t, std::string> labels_by_addr(const Image& img) {
-  std::multimap<uint32_t, std::string> m;
-  for (const auto& s : img.symbols) m.emplace(s.addr, s.name);
-  return m;
-}
-
-void print_labels(std::string& out, const std::multimap<uint32_t, std::string>& labels,
-                  uint32_t addr) {
-  auto range = labels.equal_range(addr);
-  for (auto it = range.first; it != range.second; ++it) out += it->second + ":\n";
-}
-
-// Source: each label once, where it is in a section or, with size 0, at a section's end
-// (where the assembler puts a label after a segment's last content).
-class SourceLabels {
+// Labels by address, each printed once: where it is in a section or, at a section's end
+// (source only), with size 0 (where the assembler puts a label after a segment's last
+// content).
+class Labels {
  public:
-  explicit SourceLabels(const Image& img) {
+  explicit Labels(const Image& img) {
     for (const auto& s : img.symbols) by_addr_.emplace(s.addr, &s);
   }
   void print(std::string& out, uint32_t addr, bool section_end = false) {
@@ -65,13 +54,13 @@ std::string disassemble_listing(const Image& img) {
   out += "\nsymbols:\n";
   for (const auto& s : img.symbols)
     out += "  " + hex(s.addr, 8) + "  " + std::to_string(s.size) + "  " + s.name + "\n";
-  const auto labels = labels_by_addr(img);
+  Labels labels(img);
   for (const auto& s : img.sections) {
     if (s.kind != SectionKind::Text) continue;
     out += "\ndisassembly of .text at " + hex(s.addr, 8) + ":\n";
     for (size_t off = 0; off + kInstrBytes <= s.bytes.size(); off += kInstrBytes) {
       const uint32_t addr = s.addr + static_cast<uint32_t>(off);
-      print_labels(out, labels, addr);
+      labels.print(out, addr);
       const Word w = load_word(&s.bytes[off]);
       Instr in;
       const DecodeResult r = decode(w, in);
@@ -86,7 +75,7 @@ std::string disassemble_listing(const Image& img) {
 
 std::string disassemble_source(const Image& img) {
   std::string out = "; disassembled from an image built for " + img.config_summary + "\n";
-  SourceLabels labels(img);
+  Labels labels(img);
   // The configuration the image was built for: an instruction the assembler would refuse
   // there (a range outside a buffer, lanes beyond N) is written as .word too.
   const std::optional<Config> cfg = config_from_summary(img.config_summary);
