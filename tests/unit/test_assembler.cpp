@@ -278,6 +278,32 @@ TEST_CASE("disassembled source reassembles to the identical image", "[asm]") {
   CHECK(disassemble_listing(*r.image).find("mmc switch, ub=0, rows=64, acc=0") != std::string::npos);
 }
 
+TEST_CASE("disassembled source reproduces sections written in turns and labels in empty segments", "[asm]") {
+  // (found by fuzz_asm: the symbol table followed the source's order, so text and data
+  // written in turns came back in another order; labels of an empty segment, or of the
+  // data segment at a text label's address, were dropped or moved into the text)
+  for (const std::string src : {".text 0x100\nt1: nop\n.data 0x2000\nd1: .byte 1\n.text\nt2: halt\n.data\nd2: .byte 2\n",
+                                "l: halt\n.data 0x4000\nd:", "l: halt\n.data 0\nd:", ".text 0x40\nentry:\n.data 0x80\nx: .byte 1\n"}) {
+    const AsmResult r = assemble(src);
+    INFO(src << r.diags.format());
+    REQUIRE(r.image);
+    const std::string text = disassemble_source(*r.image);
+    const AsmResult again = assemble(text);
+    INFO(text << again.diags.format());
+    REQUIRE(again.image);
+    CHECK(serialize_image(*again.image) == serialize_image(*r.image));
+  }
+  const AsmResult mixed = assemble(".data 0x2000\nd1: .byte 1\n.text\nt1: halt\n");
+  REQUIRE(mixed.image);
+  REQUIRE(mixed.image->symbols.size() == 2);
+  CHECK(mixed.image->symbols[0].name == "t1");  // text labels first, then data, each by address
+
+  // An image no source reproduces (data before text) is refused, not misprinted.
+  Image img = *mixed.image;
+  std::swap(img.sections[0], img.sections[1]);
+  CHECK_THROWS_WITH(disassemble_source(img), Catch::Contains("cannot be written as source") && Catch::Contains("section 0"));
+}
+
 TEST_CASE("disassembled source keeps labels at a section's end and refused instructions as .word", "[asm]") {
   // (tpu-objdump --source dropped a label after the last instruction, and wrote an
   // instruction the configuration refuses as one, which tpu-as then refused)

@@ -64,6 +64,7 @@ TEST_CASE("configuration errors name the file, line, column and the problem", "[
   CHECK(config_error("testbench:\n  latency: 3\n") ==
         "cfg.yaml:2:3: error: unknown key 'latency' in 'testbench'");
   CHECK(config_error("testbench: 5\n") == "cfg.yaml:1:12: error: 'testbench' must be a mapping of key: value");
+  CHECK(config_error("? [a, b]\n: 1\n") == "cfg.yaml:1:3: error: a key in the configuration must be a name");  // (found by fuzz_config)
   CHECK(config_error("") == "cfg.yaml:1:1: error: configuration is empty");
   CHECK(config_error("array_size: [\n").find("cfg.yaml:") == 0);
   CHECK(config_error("array_size: [\n").find("invalid YAML") != std::string::npos);

@@ -561,7 +561,14 @@ class Assembler {
                               static_cast<uint32_t>(*seg_[int(s)].base), seg_bytes_[int(s)]});
     }
     // A label's size runs to the next label further on in its segment, or the segment end.
-    for (const auto& name : label_order_) {
+    // The table lists text labels, then data labels, each by address (ties in the order
+    // defined): the order disassembled source defines them in, whatever the source's order.
+    std::vector<std::string> order = label_order_;
+    std::stable_sort(order.begin(), order.end(), [&](const std::string& a, const std::string& b) {
+      const Label &la = labels_.at(a), &lb = labels_.at(b);
+      return std::make_pair(int(la.seg), la.offset) < std::make_pair(int(lb.seg), lb.offset);
+    });
+    for (const auto& name : order) {
       const Label& l = labels_.at(name);
       uint64_t end = seg_[int(l.seg)].size;
       for (const auto& other : labels_)

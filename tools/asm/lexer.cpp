@@ -3,6 +3,8 @@
 
 #include <cctype>
 
+#include "util/shown.hpp"
+
 namespace tessera {
 namespace {
 
@@ -75,9 +77,7 @@ std::vector<Token> lex_line(const std::string& s) {
       out.push_back({TokKind::Punct, std::string(1, c), 0, col});
       ++i;
     } else {
-      const unsigned char uc = static_cast<unsigned char>(c);
-      std::string shown = std::isprint(uc) ? std::string(1, c) : "\\x" + std::string(1, "0123456789abcdef"[uc >> 4]) + "0123456789abcdef"[uc & 15];
-      throw LexError{col, "unexpected character '" + shown + "'"};
+      throw LexError{col, "unexpected character '" + shown(std::string(1, c)) + "'"};
     }
   }
   out.push_back({TokKind::End, "", 0, static_cast<int>(s.size()) + 1});

@@ -11,6 +11,7 @@
 
 #include "util/file_io.hpp"
 #include "util/fnv.hpp"
+#include "util/shown.hpp"
 
 #ifndef TESSERA_DEFAULT_CONFIG
 #define TESSERA_DEFAULT_CONFIG "configs/default.yaml"
@@ -73,7 +74,11 @@ class Reader {
       return;
     }
     for (const auto& kv : node) {
-      const std::string key = kv.first.as<std::string>();
+      if (!kv.first.IsScalar()) {  // (YAML allows a list or a map as a key: "? [a, b]")
+        error(kv.first.Mark(), "a key in " + where + " must be a name");
+        continue;
+      }
+      const std::string key = kv.first.Scalar();
       auto nest = nested.find(key);
       if (nest != nested.end()) {
         nest->second(kv.second);
@@ -81,7 +86,7 @@ class Reader {
       }
       auto lim = limits.find(key);
       if (lim == limits.end()) {
-        error(kv.first.Mark(), "unknown key '" + key + "' in " + where);
+        error(kv.first.Mark(), "unknown key '" + shown(key) + "' in " + where);
         continue;
       }
       read_value(kv.second, key, lim->second, targets.at(key));
@@ -103,7 +108,7 @@ class Reader {
       used = 0;
     }
     if (used == 0 || used != text.size()) {
-      error(v.Mark(), "'" + key + "' must be a non-negative integer, got '" + text + "'");
+      error(v.Mark(), "'" + key + "' must be a non-negative integer, got '" + shown(text) + "'");
       return;
     }
     if (value < lim.lo || value > lim.hi) {
