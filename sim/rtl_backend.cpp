@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rtl_backend.hpp"
 
-#include <fstream>
-
 #include "core_dispatch.hpp"
 #include "core_sim.hpp"
 #include "isa/isa.hpp"
 #include "timeline.hpp"
+#include "util/file_io.hpp"
 
 namespace tessera::sim {
 namespace {
@@ -42,10 +41,11 @@ class RtlBackend : public Backend {
     sim_.on_cycle = nullptr;
     r.hang = sim_.hang();
     if (!opts_.trace_file.empty()) {
-      std::ofstream out(opts_.trace_file);
-      out << timeline.chrome_json(r.counters);
-      out.close();  // (a full device refuses the bytes only when the buffer is flushed)
-      if (!out) throw DriverError("cannot write the trace to " + opts_.trace_file);
+      try {
+        write_file(opts_.trace_file, timeline.chrome_json(r.counters));
+      } catch (const FileError& e) {
+        throw DriverError("cannot write the trace to " + opts_.trace_file + " (" + e.reason() + ")");
+      }
     }
     return r;
   }

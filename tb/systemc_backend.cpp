@@ -2,11 +2,11 @@
 #include "systemc_backend.hpp"
 
 #include <cstdlib>
-#include <fstream>
 
 #include "core_dispatch.hpp"
 #include "shipped_tb_models.hpp"
 #include "testbench.hpp"
+#include "util/file_io.hpp"
 
 namespace tessera::tb {
 namespace {
@@ -53,10 +53,11 @@ class SystemCBackend : public Backend {
   RunResult run(uint32_t entry, const RunLimits& limits) override {
     const RunResult r = tb_.run(entry, limits.max_cycles, opts_.watchdog_cycles);
     if (!opts_.trace_file.empty()) {
-      std::ofstream out(opts_.trace_file);
-      out << tb_.timeline().chrome_json(r.counters);
-      out.close();  // (a full device refuses the bytes only when the buffer is flushed)
-      if (!out) throw DriverError("cannot write the trace to " + opts_.trace_file);
+      try {
+        write_file(opts_.trace_file, tb_.timeline().chrome_json(r.counters));
+      } catch (const FileError& e) {
+        throw DriverError("cannot write the trace to " + opts_.trace_file + " (" + e.reason() + ")");
+      }
     }
     return r;
   }

@@ -18,7 +18,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -36,6 +35,7 @@
 #include "compiler/gemm.hpp"
 #include "nn/quant_model.hpp"
 #include "nn/synthetic.hpp"
+#include "util/file_io.hpp"
 
 using namespace tessera;
 
@@ -101,7 +101,7 @@ void gemm_sweep(const Config& cfg, int only_size, const std::string& out, Json& 
     const auto dram = bench::memory_with(cfg, img, uint32_t(size));
     if (only_size) {  // the program, to trace it with tpu-run --trace
       const std::string name = out + "/gemm_n" + std::to_string(n) + "_" + std::to_string(size) + ".s";
-      std::ofstream(name) << g.assembly;
+      write_file(name, g.assembly);
       std::printf("  program: %s\n", name.c_str());
     }
     for (const Bandwidth& bw : bws) {
@@ -172,7 +172,7 @@ void layer_suite_table(const Config& cfg, const std::string& only, const std::st
     const Image img = assemble_or_die(c.assembly, cfg);
     if (!only.empty()) {
       const std::string name = out + "/" + s.name + ".s";
-      std::ofstream(name) << c.assembly;
+      write_file(name, c.assembly);
       std::printf("  program: %s\n", name.c_str());
     }
     std::string lowering = "dense";
@@ -261,9 +261,9 @@ void network_layers(const Config& cfg, Json& json) {
 // Icarus Verilog on the same image: cycles per second over a short run, start-up excluded.
 double icarus_speed(const Config& cfg, const std::vector<uint8_t>& dram, const std::string& work, uint64_t limit) {
   const std::string vvp = work + "/icarus_core_tb.vvp", hex = work + "/dram.hex";
-  std::ofstream h(hex);
+  std::ostringstream h;
   for (uint8_t b : dram) h << std::hex << int(b) << "\n";
-  h.close();
+  write_file(hex, h.str());
   const std::string compile = "iverilog -g2005 -o " + vvp + " -I " + src("rtl") + " -y " + src("rtl") +
                               " -P icarus_core_tb.N=" + std::to_string(cfg.array_size) + " " +
                               src("apps/bench/icarus_core_tb.v");
@@ -378,9 +378,9 @@ int run_bench(int argc, char** argv) {
       network_layers(n16, nets);
       simulation_speed(n16, out, speed);
     }
-    std::ofstream j(out + "/bench.json");
-    j << "{\n  \"gemm\": [" << gemm.s.str() << "\n  ],\n  \"layers\": [" << layers.s.str()
-      << "\n  ],\n  \"networks\": [" << nets.s.str() << "\n  ],\n  \"speed\": [" << speed.s.str() << "\n  ]\n}\n";
+    write_file(out + "/bench.json", "{\n  \"gemm\": [" + gemm.s.str() + "\n  ],\n  \"layers\": [" + layers.s.str() +
+                                        "\n  ],\n  \"networks\": [" + nets.s.str() + "\n  ],\n  \"speed\": [" +
+                                        speed.s.str() + "\n  ]\n}\n");
     std::printf("\nwritten: %s/bench.json\n", out.c_str());
     return ok ? 0 : 1;
   } catch (const std::exception& e) {

@@ -50,6 +50,11 @@ expect_fail "input is a directory" "cannot open \(not a regular file\)" "$bin/tp
 # (a small symbol: the bytes fit the stream's buffer and fail only when it is flushed)
 check "tpu-as dense_relu" "$bin/tpu-as" "$src/firmware/examples/dense_relu.s" -o "$work/dr.img"
 expect_fail "output to a full device" "cannot write '/dev/full'" "$bin/tpu-run" "$work/dr.img" --out "y=/dev/full"
+# (the image and the listing fit a buffer too: they failed only in a destructor, unseen)
+expect_fail "image to a full device" "/dev/full: cannot write \(No space left on device\)" \
+  "$bin/tpu-as" "$src/firmware/examples/dense_relu.s" -o /dev/full
+expect_fail "listing to a full device" "tpu-objdump: error: cannot write the standard output" \
+  bash -c '"$0" "$1" > /dev/full' "$bin/tpu-objdump" "$work/dr.img"
 expect_fail "unknown symbol" "no symbol 'zz' in the image" "$bin/tpu-run" "$work/g.img" --in "zz=$work/ones.bin"
 expect_fail "wrong config" "image was built for another configuration" "$bin/tpu-run" --config "$src/configs/n4.yaml" "$work/g.img"
 expect_fail "unknown backend" "unknown backend 'gpu'" "$bin/tpu-run" --backend gpu "$work/g.img"

@@ -2,11 +2,39 @@
 #include "cli/cli_common.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
+
+#include "util/file_io.hpp"
 
 namespace tessera::cli {
 
-Args::Args(int argc, char** argv) : args_(argv + 1, argv + argc) {}
+namespace {
+
+char g_tool[64] = "tool";
+
+// What a tool printed must have reached its standard output: checked at exit, when the
+// last of it is flushed (`tpu-objdump x.img > /dev/full` is an error, exit code 1).
+void check_stdout() {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "%s: error: cannot write the standard output (%s)\n", g_tool, std::strerror(errno));
+    std::_Exit(1);
+  }
+}
+
+}  // namespace
+
+Args::Args(int argc, char** argv) : args_(argv + 1, argv + argc) {
+  if (argc > 0) {
+    const char* slash = std::strrchr(argv[0], '/');
+    std::snprintf(g_tool, sizeof g_tool, "%s", slash ? slash + 1 : argv[0]);
+  }
+  static const bool registered = std::atexit(check_stdout) == 0;
+  (void)registered;
+}
 
 bool Args::flag(const char* name) {
   if (done() || args_[i_] != name) return false;
@@ -42,10 +70,11 @@ Config load_config_arg(const std::string& path) {
 }
 
 void write_file_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  out.close();  // (a full device refuses the bytes only when the buffer is flushed)
-  if (!out) throw CliError{"cannot write '" + path + "'"};
+  try {
+    write_file(path, std::string(bytes.begin(), bytes.end()));
+  } catch (const FileError& e) {
+    throw CliError{"cannot write '" + path + "' (" + e.reason() + ")"};
+  }
 }
 
 uint64_t parse_number(const std::string& text, const char* what) {

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 
 #include "isa/isa.hpp"
 #include "util/file_io.hpp"
@@ -13,6 +12,7 @@ namespace tessera {
 namespace {
 
 constexpr size_t kHeaderBytes = 40;
+constexpr size_t kTotalBytesAt = 36;  // the header's total-length field
 constexpr size_t kCrcBytes = 4;
 
 class Writer {
@@ -108,10 +108,17 @@ std::vector<uint8_t> serialize_image(const Image& img) {
     w.bytes(s.name.data(), s.name.size());
     w.pad4();
   }
-  const uint32_t total = static_cast<uint32_t>(w.out.size() + kCrcBytes);
-  for (int i = 0; i < 4; ++i) w.out[36 + i] = static_cast<uint8_t>(total >> (8 * i));
-  w.u32(crc32(w.out.data(), w.out.size()));
+  w.u32(0);  // (the checksum)
+  reseal_image(w.out);
   return w.out;
+}
+
+void reseal_image(std::vector<uint8_t>& b) {
+  if (b.size() < kHeaderBytes + kCrcBytes) return;
+  const uint32_t total = static_cast<uint32_t>(b.size());
+  for (int i = 0; i < 4; ++i) b[kTotalBytesAt + i] = static_cast<uint8_t>(total >> (8 * i));
+  const uint32_t c = crc32(b.data(), b.size() - kCrcBytes);
+  for (size_t i = 0; i < kCrcBytes; ++i) b[b.size() - kCrcBytes + i] = static_cast<uint8_t>(c >> (8 * i));
 }
 
 Image parse_image(const std::vector<uint8_t>& b, const std::string& name) {
@@ -209,10 +216,11 @@ Image read_image_file(const std::string& path) {
 
 void write_image_file(const std::string& path, const Image& img) {
   const std::vector<uint8_t> bytes = serialize_image(img);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw ImageError(path + ": cannot create image file");
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw ImageError(path + ": write failed");
+  try {
+    write_file(path, std::string(bytes.begin(), bytes.end()));
+  } catch (const FileError& e) {
+    throw ImageError(e.what());
+  }
 }
 
 void check_image_fits(const Image& img, const Config& cfg, const std::string& name) {

@@ -54,6 +54,9 @@ std::vector<uint8_t> serialize_image(const Image& img);
 // Rejects bad magic, unknown version, truncation, trailing bytes, checksum mismatch and
 // malformed tables, each with its own message prefixed by `name`.
 Image parse_image(const std::vector<uint8_t>& bytes, const std::string& name);
+// Sets a serialized image's total-length field and checksum to match its bytes as they
+// are (for tests and fuzzers that edit images and want the tables parsed).
+void reseal_image(std::vector<uint8_t>& bytes);
 Image read_image_file(const std::string& path);
 void write_image_file(const std::string& path, const Image& img);
 

@@ -8,6 +8,8 @@
 #include <iterator>
 #include <numeric>
 
+#include "util/file_io.hpp"
+
 namespace tessera::nn {
 namespace {
 
@@ -271,12 +273,16 @@ double accuracy(const FloatNet& net, const Digits& data) {
 }
 
 void save_float_params(const FloatNet& net, const std::string& path) {
-  std::ofstream out(path, std::ios::binary);
+  std::string bytes;
   for (const FloatLayer& L : net.layers) {
-    out.write(reinterpret_cast<const char*>(L.w.data()), std::streamsize(L.w.size() * sizeof(float)));
-    out.write(reinterpret_cast<const char*>(L.b.data()), std::streamsize(L.b.size() * sizeof(float)));
+    bytes.append(reinterpret_cast<const char*>(L.w.data()), L.w.size() * sizeof(float));
+    bytes.append(reinterpret_cast<const char*>(L.b.data()), L.b.size() * sizeof(float));
   }
-  if (!out) throw NnError(path + ": cannot write");
+  try {
+    write_file(path, bytes);
+  } catch (const FileError& e) {
+    throw NnError(e.what());
+  }
 }
 
 void load_float_params(FloatNet& net, const std::string& path) {

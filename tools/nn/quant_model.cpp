@@ -51,10 +51,11 @@ std::string layer_file(const std::string& name, size_t i, const char* what) {
 }
 
 void write_bytes(const std::string& path, const void* data, size_t n) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(static_cast<const char*>(data), std::streamsize(n));
-  out.close();  // (a full device refuses the bytes only when the buffer is flushed)
-  if (!out) throw NnError(path + ": cannot write");
+  try {
+    write_file(path, std::string(static_cast<const char*>(data), n));
+  } catch (const FileError& e) {
+    throw NnError(e.what());
+  }
 }
 
 std::vector<uint8_t> read_bytes(const std::string& path) {
@@ -126,16 +127,22 @@ void save_model(const QuantModel& m, const std::string& dir) {
 
 QuantModel load_model(const std::string& path) {
   const std::string dir = path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
+  std::string text;
+  try {
+    text = read_file_text(path);
+  } catch (const FileError& e) {
+    throw NnError(path + ": cannot open the model (" + e.reason() + ")");
+  }
+  return parse_model(text, path, [&](const std::string& file, size_t) {
+    return read_bytes(!file.empty() && file[0] == '/' ? file : dir + "/" + file);  // (relative: to the model)
+  });
+}
+
+QuantModel parse_model(const std::string& text, const std::string& path, const LayerFileReader& read_layer_file) {
   QuantModel m;
   std::string where = path;
   auto fail = [&](const std::string& what) -> NnError { return NnError(where + ": " + what); };
   try {
-    std::string text;
-    try {
-      text = read_file_text(path);
-    } catch (const FileError& e) {
-      throw NnError(path + ": cannot open the model (" + e.reason() + ")");
-    }
     const YAML::Node root = YAML::Load(text);
     if (!root.IsMap()) throw fail("a model is a map with name, input and layers (docs/programming.md)");
     m.name = field<std::string>(root, "name", fail);
@@ -207,16 +214,15 @@ QuantModel load_model(const std::string& path) {
       if (L.out_c < 1 || L.out_c > kMaxModelDim)
         throw fail("needs 1.." + std::to_string(kMaxModelDim) + " outputs, got " + std::to_string(L.out_c));
       L.relu = field<bool>(n, "relu", fail);
-      auto layer_file = [&](const char* key) {
+      auto layer_file = [&](const char* key, size_t expected) {
         try {
-          const std::string file = field<std::string>(n, key, fail);
-          return read_bytes(!file.empty() && file[0] == '/' ? file : dir + "/" + file);  // (relative: to the model)
+          return read_layer_file(field<std::string>(n, key, fail), expected);
         } catch (const NnError& e) {
           throw fail(e.what());
         }
       };
-      const std::vector<uint8_t> w = layer_file("weights");
-      const std::vector<uint8_t> b = layer_file("bias");
+      const std::vector<uint8_t> w = layer_file("weights", size_t(L.k()) * L.out_c);
+      const std::vector<uint8_t> b = layer_file("bias", size_t(L.out_c) * 4);
       if (w.size() != size_t(L.k()) * L.out_c)
         throw fail("weight file has " + std::to_string(w.size()) + " bytes, expected " + std::to_string(size_t(L.k()) * L.out_c));
       if (b.size() != size_t(L.out_c) * 4)

@@ -6,6 +6,7 @@
 // weight file (int8) and one bias file (int32 little-endian) per layer.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,13 @@ constexpr int64_t kMaxModelElements = int64_t{1} << 24;
 // parameters in range); errors name the file and the layer. A layer's file names are
 // relative to the model's directory unless absolute.
 QuantModel load_model(const std::string& yaml_path);
+
+// The same from the model's text (`path` names it in errors); each layer file (its name
+// as the model writes it) comes from `read_layer_file`, which is also told the size the
+// layer needs (for readers that make data up, such as the fuzz target; the size is
+// checked after reading all the same).
+using LayerFileReader = std::function<std::vector<uint8_t>(const std::string& file, size_t expected_bytes)>;
+QuantModel parse_model(const std::string& text, const std::string& path, const LayerFileReader& read_layer_file);
 
 // M = real_scale as multiplier / 2^shift with multiplier in [2^30, 2^31).
 void quantize_multiplier(double real_scale, int32_t& multiplier, uint8_t& shift);

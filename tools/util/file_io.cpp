@@ -28,4 +28,12 @@ std::string read_file_text(const std::string& path) {
   return std::string(b.begin(), b.end());
 }
 
+void write_file(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw FileError(path, std::strerror(errno), "write");
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) throw FileError(path, errno ? std::strerror(errno) : "write error", "write");
+}
+
 }  // namespace tessera
