@@ -7,12 +7,13 @@ CONFIG  ?= configs/default.yaml
 SEEDS   ?= 100
 BACKEND ?= rtl
 COVERAGE_SEEDS ?= 400
+FUZZ_SECONDS ?= 600
 BOARD   ?= icebreaker
 FPGA_CONFIG ?=
 BIN     := $(BUILD)/bin
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo train bench wave regress coverage lint formal synth fpga fpga-blocks prog fpga-report board-sim isa clean
+.PHONY: help deps build test demo train bench wave regress fuzz coverage lint formal synth fpga fpga-blocks prog fpga-report board-sim isa clean
 
 help: ## list the targets
 	@echo "Tessera targets:"
@@ -54,6 +55,9 @@ wave: build ## run PROG=file.s on the RTL with FST waves and a timeline; print t
 
 regress: build ## differential regression RTL vs model: make regress SEEDS=N CONFIG=file.yaml
 	$(BIN)/tpu-regress --config $(CONFIG) --seeds $(SEEDS)
+
+fuzz: ## coverage-guided fuzzing (clang, libFuzzer) of the assembler, image, config, model, .npy and UART parsers, FUZZ_SECONDS each
+	scripts/fuzz.sh $(BUILD)-fuzz $(FUZZ_SECONDS)
 
 coverage: build ## regression on a coverage build (N=4): line/toggle per module, ISA coverage
 	cmake --build $(BUILD) -j $(JOBS) --target tpu_regress_cov

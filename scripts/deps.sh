@@ -4,6 +4,7 @@
 # missing ones when run as root, otherwise prints the one command to run and fails.
 # `deps.sh fpga [BUILD]` also covers the FPGA flow: the iCE40 tools from Debian, and
 # nextpnr-ecp5 with ecppack from PyPI (YoWASP; Debian has no ECP5 tools) in BUILD/yowasp.
+# `deps.sh fuzz` also covers `make fuzz`: clang with libFuzzer.
 set -euo pipefail
 mode=${1:-} build=${2:-build}
 # The FPGA tests run side by side and each starts with `deps.sh fpga`: one at a time, so
@@ -29,6 +30,12 @@ if [ "$mode" = fpga ]; then
   PACKAGES+=(
     nextpnr-ice40 fpga-icestorm # iCE40 place and route, bitstream packing, iceprog
     python3-venv python3-pip    # a private environment for the YoWASP ECP5 tools
+  )
+fi
+
+if [ "$mode" = fuzz ]; then
+  PACKAGES+=(
+    clang libclang-rt-dev       # libFuzzer and the sanitizers for clang (make fuzz)
   )
 fi
 

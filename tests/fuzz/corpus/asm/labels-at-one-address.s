@@ -1,0 +1,3 @@
+l: halt
+.data 0x0000
+d: 
