@@ -3,7 +3,8 @@
 // its layer files are made up here at the size each layer asks for (weights from a hash
 // of the file name, biases small), so that mutated shapes still reach the compiler. A
 // model is refused with a message naming it, or compiles to a program that assembles
-// and, run on the golden model, gives the int8 reference's logits byte for byte.
+// and, run on the golden model, gives the int8 reference's logits byte for byte; and
+// what compiles at batch 1 also compiles with the batch left to the compiler.
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -60,6 +61,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const compiler::CompileError& e) {
     FUZZ_CHECK(*e.what() != '\0', "a refusal says why");
     return 0;
+  }
+  // What compiles one input at a time compiles without a batch given (the search for
+  // the largest batch steps down past every limit a batch can hit).
+  if (size % 8 == 0) {  // (the search compiles up to ten times: on some inputs only)
+    try {
+      FUZZ_CHECK(compiler::compile_model(m, cfg).batch >= 1, "the batch search finds a batch");
+    } catch (const compiler::CompileError& e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      FUZZ_CHECK(false, "a model that compiles at batch 1 compiles without --batch");
+    }
   }
   const AsmResult a = assemble_source(c.assembly, "m.s", ".", cfg);
   if (!a.image) std::fprintf(stderr, "%s", a.diags.format().c_str());
