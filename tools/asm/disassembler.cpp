@@ -15,43 +15,50 @@
 namespace tessera {
 namespace {
 
-// Labels by address, each printed once. In source, a label goes into a section (or an
-// empty segment, [addr, addr]) only with the size the assembler would give it there: up
-// to the next label further on in the section, or its end (so size 0 at the end). That
-// is what tells a data label from a text label at the same address.
-struct Span {
-  uint64_t begin, end;
-};
+// Labels by address, each printed once.
 class Labels {
  public:
-  explicit Labels(const Image& img) {
-    for (const auto& s : img.symbols) by_addr_.emplace(s.addr, &s);
+  explicit Labels(const std::vector<const Symbol*>& symbols) {
+    for (const Symbol* s : symbols) by_addr_.emplace(s->addr, s);
   }
-  void print(std::string& out, uint32_t addr, std::optional<Span> in = std::nullopt) {
-    uint64_t size = 0;
-    if (in) {
-      const auto next = by_addr_.upper_bound(addr);
-      size = (next != by_addr_.end() && next->first <= in->end ? next->first : in->end) - addr;
-    }
+  explicit Labels(const Image& img) : Labels(pointers(img.symbols)) {}
+  void print(std::string& out, uint32_t addr) {
     auto range = by_addr_.equal_range(addr);
-    for (auto it = range.first; it != range.second; ++it) {
-      const Symbol& s = *it->second;
-      if ((in && s.size != size) || printed_.count(s.name)) continue;
-      printed_.insert(s.name);
-      out += s.name + ":\n";
-    }
+    for (auto it = range.first; it != range.second; ++it)
+      if (printed_.insert(it->second->name).second) out += it->second->name + ":\n";
   }
   bool any_at(uint32_t addr) const { return by_addr_.count(addr) != 0; }
-  const Symbol* first_unprinted() const {
-    for (const auto& [addr, s] : by_addr_)
-      if (!printed_.count(s->name)) return s;
-    return nullptr;
+  static std::vector<const Symbol*> pointers(const std::vector<Symbol>& symbols) {
+    std::vector<const Symbol*> p;
+    for (const Symbol& s : symbols) p.push_back(&s);
+    return p;
   }
 
  private:
   std::multimap<uint32_t, const Symbol*> by_addr_;
   std::set<std::string> printed_;
 };
+
+// A segment as source writes it: its section (none when it has no bytes), the addresses
+// its labels may take, and its labels.
+struct SourceSegment {
+  const Section* section = nullptr;
+  uint64_t begin = 0, end = 0;
+  std::vector<const Symbol*> labels;
+};
+
+// Whether labels (in table order) are what the assembler writes for a segment spanning
+// [begin, end]: by address, each sized to the next label further on or the end.
+bool labels_fit(const std::vector<const Symbol*>& labels, uint64_t begin, uint64_t end) {
+  for (size_t i = 0; i < labels.size(); ++i) {
+    const uint64_t a = labels[i]->addr;
+    if (a < begin || a > end || (i > 0 && a < labels[i - 1]->addr)) return false;
+    size_t next = i + 1;
+    while (next < labels.size() && labels[next]->addr == a) ++next;
+    if (labels[i]->size != (next < labels.size() ? labels[next]->addr : end) - a) return false;
+  }
+  return true;
+}
 
 // Where two images first differ, in words.
 std::string first_difference(const Image& want, const Image& got) {
@@ -74,14 +81,12 @@ std::string first_difference(const Image& want, const Image& got) {
   return "the headers differ";
 }
 
-void check_reassembles(const std::string& source, const Image& img, const Config& cfg) {
+// Empty when `source` assembles to exactly `img`; otherwise what differs.
+std::string reassembly_mismatch(const std::string& source, const Image& img, const Config& cfg) {
   const AsmResult back = assemble_source(source, "disassembly", ".", cfg);
-  if (!back.image)
-    throw DisasmError("the image cannot be written as source: its disassembly does not assemble (" +
-                      back.diags.items().front().format() + ")");
-  if (serialize_image(*back.image) != serialize_image(img))
-    throw DisasmError("the image cannot be written as source that reassembles to it (not one the assembler made?): " +
-                      first_difference(img, *back.image));
+  if (!back.image) return "its disassembly does not assemble (" + back.diags.items().front().format() + ")";
+  if (serialize_image(*back.image) != serialize_image(img)) return first_difference(img, *back.image);
+  return "";
 }
 
 // Text words that do not decode are written as .word so the source still reassembles.
@@ -89,6 +94,36 @@ std::string word_as_source(Word w) {
   std::string s = ".word ";
   for (int i = 0; i < 4; ++i) s += (i ? ", " : "") + hex(static_cast<uint32_t>(w >> (32 * i)), 8);
   return s;
+}
+
+std::string segment_source(const SourceSegment& seg, bool text, uint32_t addr, const std::optional<Config>& cfg) {
+  auto assembles = [&](const Instr& in) { return !cfg || check_static(in, *cfg).code == ErrorCode::None; };
+  std::string out = std::string(text ? ".text " : ".data ") + hex(addr, 8) + "\n";
+  Labels labels(seg.labels);
+  const std::vector<uint8_t> none;
+  const std::vector<uint8_t>& bytes = seg.section ? seg.section->bytes : none;
+  size_t off = 0;
+  while (off < bytes.size()) {
+    labels.print(out, addr + static_cast<uint32_t>(off));
+    if (text && off + kInstrBytes <= bytes.size()) {
+      const Word w = load_word(&bytes[off]);
+      Instr in;
+      out += "  " + (decode(w, in) == DecodeResult::Ok && assembles(in) ? format_instr(in) : word_as_source(w));
+      out += "\n";
+      off += kInstrBytes;
+      continue;
+    }
+    // Data: up to 16 bytes a line, never running across a label.
+    out += "  .byte ";
+    const size_t start = off;
+    do {
+      out += (off > start ? ", " : "") + std::to_string(bytes[off]);
+      ++off;
+    } while (off < bytes.size() && off - start < 16 && !labels.any_at(addr + uint32_t(off)));
+    out += "\n";
+  }
+  labels.print(out, addr + static_cast<uint32_t>(bytes.size()));
+  return out;
 }
 
 }  // namespace
@@ -123,55 +158,36 @@ std::string disassemble_listing(const Image& img) {
 }
 
 std::string disassemble_source(const Image& img) {
-  std::string out = "; disassembled from an image built for " + img.config_summary + "\n";
-  Labels labels(img);
+  const std::string header = "; disassembled from an image built for " + img.config_summary + "\n";
   // The configuration the image was built for: an instruction the assembler would refuse
   // there (a range outside a buffer, lanes beyond N) is written as .word too.
   const std::optional<Config> cfg = config_from_summary(img.config_summary);
-  auto assembles = [&](const Instr& in) { return !cfg || check_static(in, *cfg).code == ErrorCode::None; };
-  // Labels in a segment with no bytes (the assembler keeps them; the image has no
-  // section there): the empty text segment's at the entry point, the data segment's after.
-  const auto has = [&](SectionKind k) {
-    return std::any_of(img.sections.begin(), img.sections.end(), [&](const Section& s) { return s.kind == k; });
-  };
-  if (!has(SectionKind::Text)) {
-    out += ".text " + hex(img.entry, 8) + "\n";
-    labels.print(out, img.entry, Span{img.entry, img.entry});
+  SourceSegment text, data;
+  for (const Section& s : img.sections) {
+    SourceSegment& seg = s.kind == SectionKind::Text ? text : data;
+    if (seg.section) throw DisasmError("the image cannot be written as source: it has two sections of one kind");
+    seg.section = &s;
+    seg.begin = s.addr, seg.end = uint64_t{s.addr} + s.bytes.size();
   }
-  for (const auto& s : img.sections) {
-    const bool text = s.kind == SectionKind::Text;
-    const Span span{s.addr, uint64_t{s.addr} + s.bytes.size()};
-    out += std::string(text ? ".text " : ".data ") + hex(s.addr, 8) + "\n";
-    size_t off = 0;
-    while (off < s.bytes.size()) {
-      const uint32_t addr = s.addr + static_cast<uint32_t>(off);
-      labels.print(out, addr, span);
-      if (text && off + kInstrBytes <= s.bytes.size()) {
-        const Word w = load_word(&s.bytes[off]);
-        Instr in;
-        out += "  " + (decode(w, in) == DecodeResult::Ok && assembles(in) ? format_instr(in) : word_as_source(w));
-        out += "\n";
-        off += kInstrBytes;
-        continue;
-      }
-      // Data: up to 16 bytes a line, never running across a label.
-      out += "  .byte ";
-      const size_t start = off;
-      do {
-        out += (off > start ? ", " : "") + std::to_string(s.bytes[off]);
-        ++off;
-      } while (off < s.bytes.size() && off - start < 16 && !labels.any_at(s.addr + uint32_t(off)));
-      out += "\n";
-    }
-    labels.print(out, s.addr + static_cast<uint32_t>(s.bytes.size()), span);
+  if (!text.section) text.begin = text.end = img.entry;  // (an empty text segment: its labels at the entry)
+  // The symbol table lists the text segment's labels, then the data segment's: try each
+  // split that fits both, the first that reassembles to the image wins.
+  const std::vector<const Symbol*> all = Labels::pointers(img.symbols);
+  std::string why = "its symbol table is not one the assembler writes (text labels, then data labels, each by "
+                    "address and sized to the next)";
+  for (size_t k = 0; k <= all.size(); ++k) {
+    text.labels.assign(all.begin(), all.begin() + k);
+    data.labels.assign(all.begin() + k, all.end());
+    if (!data.section && !data.labels.empty()) data.begin = data.end = data.labels[0]->addr;
+    if (!labels_fit(text.labels, text.begin, text.end) || !labels_fit(data.labels, data.begin, data.end)) continue;
+    std::string out = header + segment_source(text, true, uint32_t(text.begin), cfg);
+    if (data.section || !data.labels.empty()) out += segment_source(data, false, uint32_t(data.begin), cfg);
+    if (!cfg || cfg->fingerprint() != img.config_fingerprint) return out;  // (nothing to check it against)
+    const std::string mismatch = reassembly_mismatch(out, img, *cfg);
+    if (mismatch.empty()) return out;
+    why = mismatch;
   }
-  if (!has(SectionKind::Data))
-    if (const Symbol* orphan = labels.first_unprinted()) {
-      out += ".data " + hex(orphan->addr, 8) + "\n";
-      labels.print(out, orphan->addr, Span{orphan->addr, orphan->addr});
-    }
-  if (cfg && cfg->fingerprint() == img.config_fingerprint) check_reassembles(out, img, *cfg);
-  return out;
+  throw DisasmError("the image cannot be written as source that reassembles to it (not one the assembler made?): " + why);
 }
 
 }  // namespace tessera

@@ -1,0 +1,8 @@
+l: nop
+nop
+nop
+nop
+nop
+m: nop
+.data 0x40
+d:
