@@ -284,7 +284,8 @@ TEST_CASE("disassembled source reproduces sections written in turns and labels i
   // data segment at a text label's address, were dropped or moved into the text)
   for (const std::string src : {".text 0x100\nt1: nop\n.data 0x2000\nd1: .byte 1\n.text\nt2: halt\n.data\nd2: .byte 2\n",
                                 "l: halt\n.data 0x4000\nd:", "l: halt\n.data 0\nd:", ".text 0x40\nentry:\n.data 0x80\nx: .byte 1\n",
-                                "l: nop\nnop\nnop\nnop\nnop\nm: nop\n.data 0x40\nd:\n"}) {  // (d inside the text's addresses)
+                                "l: nop\nnop\nnop\nnop\nnop\nm: nop\n.data 0x40\nd:\n",  // (d inside the text's addresses)
+                                "w: .space 20\nparams: .space 12\nnop\ny: .space 3\n"}) {  // (labels inside text words)
     const AsmResult r = assemble(src);
     INFO(src << r.diags.format());
     REQUIRE(r.image);

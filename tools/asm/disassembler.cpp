@@ -28,6 +28,10 @@ class Labels {
       if (printed_.insert(it->second->name).second) out += it->second->name + ":\n";
   }
   bool any_at(uint32_t addr) const { return by_addr_.count(addr) != 0; }
+  bool any_inside(uint64_t begin, uint64_t end) const {  // strictly between the two
+    const auto next = by_addr_.upper_bound(uint32_t(begin));
+    return next != by_addr_.end() && next->first > begin && next->first < end;
+  }
   static std::vector<const Symbol*> pointers(const std::vector<Symbol>& symbols) {
     std::vector<const Symbol*> p;
     for (const Symbol& s : symbols) p.push_back(&s);
@@ -105,7 +109,9 @@ std::string segment_source(const SourceSegment& seg, bool text, uint32_t addr, c
   size_t off = 0;
   while (off < bytes.size()) {
     labels.print(out, addr + static_cast<uint32_t>(off));
-    if (text && off + kInstrBytes <= bytes.size()) {
+    // An instruction: a whole aligned word in the text with no label inside it.
+    if (text && off % kInstrBytes == 0 && off + kInstrBytes <= bytes.size() &&
+        !labels.any_inside(addr + uint64_t(off), addr + uint64_t(off) + kInstrBytes)) {
       const Word w = load_word(&bytes[off]);
       Instr in;
       out += "  " + (decode(w, in) == DecodeResult::Ok && assembles(in) ? format_instr(in) : word_as_source(w));
@@ -113,13 +119,15 @@ std::string segment_source(const SourceSegment& seg, bool text, uint32_t addr, c
       off += kInstrBytes;
       continue;
     }
-    // Data: up to 16 bytes a line, never running across a label.
+    // Data: up to 16 bytes a line, never running across a label (nor, in the text,
+    // across a word boundary, where an instruction may start).
     out += "  .byte ";
     const size_t start = off;
     do {
       out += (off > start ? ", " : "") + std::to_string(bytes[off]);
       ++off;
-    } while (off < bytes.size() && off - start < 16 && !labels.any_at(addr + uint32_t(off)));
+    } while (off < bytes.size() && off - start < 16 && !labels.any_at(addr + uint32_t(off)) &&
+             !(text && off % kInstrBytes == 0));
     out += "\n";
   }
   labels.print(out, addr + static_cast<uint32_t>(bytes.size()));

@@ -1,0 +1,4 @@
+w: .space 20
+params: .space 12
+nop
+y: .space 3
