@@ -2,6 +2,8 @@
 // Program image format: round trip and every rejection, each with its own message.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "helpers.hpp"
 #include "image/image.hpp"
 
@@ -101,6 +103,16 @@ TEST_CASE("the loader rejects corrupt images, each with its own message", "[imag
     put32(b, 12, 44);  // header size
     fix_crc(b);
     CHECK(parse_error(b) == "x.img: corrupt image: header size 44, expected 40");
+  }
+  SECTION("a symbol name longer than any tool writes") {  // (it parsed, then could not be written back)
+    Image img = sample(test::config_n(4));
+    img.symbols[1].name = std::string(kMaxSymbolName, 'a');
+    auto b = serialize_image(img);
+    const size_t at = size_t(std::search_n(b.begin(), b.end(), kMaxSymbolName, uint8_t('a')) - b.begin());
+    b.insert(b.begin() + at, 976, uint8_t('a'));  // 2000 bytes (a multiple of 4: no padding to add)
+    b[at - 2] = uint8_t(2000 & 255), b[at - 1] = uint8_t(2000 >> 8);
+    reseal_image(b);
+    CHECK(parse_error(b) == "x.img: corrupt image: symbol 1's name is 2000 bytes, at most 1024");
   }
 }
 

@@ -194,6 +194,9 @@ Image parse_image(const std::vector<uint8_t>& b, const std::string& name) {
     sym.addr = static_cast<uint32_t>(r.get(4, "symbol table"));
     sym.size = static_cast<uint32_t>(r.get(4, "symbol table"));
     const size_t n = r.get(2, "symbol table");
+    if (n > kMaxSymbolName)  // (what no tool writes: serialize_image refuses it too)
+      throw ImageError(name + ": corrupt image: symbol " + std::to_string(i) + "'s name is " + std::to_string(n) +
+                       " bytes, at most " + std::to_string(kMaxSymbolName));
     const uint8_t* p = r.take(n, "a symbol name");
     sym.name.assign(reinterpret_cast<const char*>(p), n);
     r.align4("a symbol name");
