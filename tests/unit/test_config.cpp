@@ -60,6 +60,7 @@ TEST_CASE("configuration errors name the file, line, column and the problem", "[
   CHECK(config_error("wfifo_depth: 3\n") == "cfg.yaml:1:14: error: 'wfifo_depth' = 3 must be a power of two");
   CHECK(config_error("ub_rows: lots\n") == "cfg.yaml:1:10: error: 'ub_rows' must be a non-negative integer, got 'lots'");
   CHECK(config_error("ub_rows: -64\n") == "cfg.yaml:1:10: error: 'ub_rows' must be a non-negative integer, got '-64'");
+  CHECK(config_error("ub_rows: \"\\n8\"\n") == "cfg.yaml:1:10: error: 'ub_rows' must be a non-negative integer, got '\\x0a8'");  // (fuzz_config)
   CHECK(config_error("ub_rows: [1, 2]\n") == "cfg.yaml:1:10: error: 'ub_rows' must be an integer");
   CHECK(config_error("testbench:\n  latency: 3\n") ==
         "cfg.yaml:2:3: error: unknown key 'latency' in 'testbench'");

@@ -102,7 +102,8 @@ class Reader {
     uint64_t value = 0;
     size_t used = 0;
     try {
-      if (text.empty() || text[0] == '-') throw std::invalid_argument("negative");
+      // (stoull would skip leading white space and take a sign)
+      if (text.empty() || text[0] < '0' || text[0] > '9') throw std::invalid_argument("not a number");
       value = std::stoull(text, &used, 0);
     } catch (const std::exception&) {
       used = 0;
@@ -112,12 +113,12 @@ class Reader {
       return;
     }
     if (value < lim.lo || value > lim.hi) {
-      error(v.Mark(), "'" + key + "' = " + text + " is out of range [" + std::to_string(lim.lo) +
+      error(v.Mark(), "'" + key + "' = " + shown(text) + " is out of range [" + std::to_string(lim.lo) +
                           ", " + std::to_string(lim.hi) + "]");
       return;
     }
     if (lim.pow2 && !is_pow2(value)) {
-      error(v.Mark(), "'" + key + "' = " + text + " must be a power of two");
+      error(v.Mark(), "'" + key + "' = " + shown(text) + " must be a power of two");
       return;
     }
     *out = static_cast<uint32_t>(value);
