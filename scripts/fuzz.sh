@@ -41,8 +41,12 @@ run_one() {
     -artifact_prefix="$findings/" "$corpus" > "$build/fuzz-$t.log" 2>&1 || true
   local done_line; done_line=$(grep -E "^#[0-9]+[[:space:]]+DONE" "$build/fuzz-$t.log" | tail -1)
   local execs; execs=$(sed -n 's/^stat::number_of_executed_units:[[:space:]]*//p' "$build/fuzz-$t.log")
-  printf 'fuzz: %-6s %10s inputs in %s s, %s, corpus %s files\n' "$t" "${execs:-?}" "$secs" \
-    "$(echo "$done_line" | grep -oE 'cov: [0-9]+ ft: [0-9]+' || echo 'no coverage line')" "$(ls "$corpus" | wc -l)"
+  if [ -n "$(ls "$findings")" ]; then
+    printf 'fuzz: %-6s FAILED after %s inputs: %s\n' "$t" "${execs:-?}" "$(ls "$findings" | tr '\n' ' ')"
+  else
+    printf 'fuzz: %-6s %10s inputs in %s s, %s, corpus %s files\n' "$t" "${execs:-?}" "$secs" \
+      "$(echo "$done_line" | grep -oE 'cov: [0-9]+ ft: [0-9]+' || echo 'no coverage line')" "$(ls "$corpus" | wc -l)"
+  fi
 }
 export -f run_one
 export build secs
