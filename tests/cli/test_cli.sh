@@ -55,6 +55,8 @@ expect_fail "image to a full device" "/dev/full: cannot write \(No space left on
   "$bin/tpu-as" "$src/firmware/examples/dense_relu.s" -o /dev/full
 expect_fail "listing to a full device" "tpu-objdump: error: cannot write the standard output" \
   bash -c '"$0" "$1" > /dev/full' "$bin/tpu-objdump" "$work/dr.img"
+expect_fail "generated header to a full device" "tpu-isa-gen: error: cannot write the standard output" \
+  bash -c '"$0" --verilog > /dev/full' "$bin/tpu-isa-gen"
 expect_fail "unknown symbol" "no symbol 'zz' in the image" "$bin/tpu-run" "$work/g.img" --in "zz=$work/ones.bin"
 expect_fail "wrong config" "image was built for another configuration" "$bin/tpu-run" --config "$src/configs/n4.yaml" "$work/g.img"
 expect_fail "unknown backend" "unknown backend 'gpu'" "$bin/tpu-run" --backend gpu "$work/g.img"
