@@ -46,6 +46,9 @@ expect_fail "bus error" "FAILED: BUS_ERROR \(device-memory bus error\) at pc 0x0
   "$bin/tpu-run" "$work/g.img" --bus-error 0x300:0x340
 expect_fail "unaligned bus error" "multiples of 64 bytes" "$bin/tpu-run" "$work/g.img" --bus-error 0x301:0x340
 expect_fail "run limit" "FAILED: run limit of 5 reached" "$bin/tpu-run" "$work/g.img" --max-cycles 5
+for bad in -5 " 5" +5 5x 99999999999999999999; do  # (stoull alone would skip the space and take the sign)
+  expect_fail "run limit '$bad'" "max-cycles must be a non-negative number, got '" "$bin/tpu-run" "$work/g.img" --max-cycles "$bad"
+done
 expect_fail "input is a directory" "cannot open \(not a regular file\)" "$bin/tpu-run" "$work/g.img" --in "a=$work"
 # (a small symbol: the bytes fit the stream's buffer and fail only when it is flushed)
 check "tpu-as dense_relu" "$bin/tpu-as" "$src/firmware/examples/dense_relu.s" -o "$work/dr.img"

@@ -9,6 +9,8 @@
 #include <fstream>
 
 #include "util/file_io.hpp"
+#include "util/number.hpp"
+#include "util/shown.hpp"
 
 namespace tessera::cli {
 
@@ -78,16 +80,9 @@ void write_file_bytes(const std::string& path, const std::vector<uint8_t>& bytes
 }
 
 uint64_t parse_number(const std::string& text, const char* what) {
-  size_t used = 0;
-  uint64_t v = 0;
-  try {
-    if (!text.empty() && text[0] != '-') v = std::stoull(text, &used, 0);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size())
-    throw CliError{std::string(what) + " must be a non-negative number, got '" + text + "'"};
-  return v;
+  const std::optional<uint64_t> v = parse_unsigned(text);
+  if (!v) throw CliError{std::string(what) + " must be a non-negative number, got '" + shown(text) + "'"};
+  return *v;
 }
 
 const char* const kLinkUsage =

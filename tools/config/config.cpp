@@ -11,6 +11,7 @@
 
 #include "util/file_io.hpp"
 #include "util/fnv.hpp"
+#include "util/number.hpp"
 #include "util/shown.hpp"
 
 #ifndef TESSERA_DEFAULT_CONFIG
@@ -99,19 +100,12 @@ class Reader {
       return;
     }
     const std::string text = v.Scalar();
-    uint64_t value = 0;
-    size_t used = 0;
-    try {
-      // (stoull would skip leading white space and take a sign)
-      if (text.empty() || text[0] < '0' || text[0] > '9') throw std::invalid_argument("not a number");
-      value = std::stoull(text, &used, 0);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != text.size()) {
+    const std::optional<uint64_t> parsed = parse_unsigned(text);
+    if (!parsed) {
       error(v.Mark(), "'" + key + "' must be a non-negative integer, got '" + shown(text) + "'");
       return;
     }
+    const uint64_t value = *parsed;
     if (value < lim.lo || value > lim.hi) {
       error(v.Mark(), "'" + key + "' = " + shown(text) + " is out of range [" + std::to_string(lim.lo) +
                           ", " + std::to_string(lim.hi) + "]");
