@@ -321,7 +321,8 @@ TEST_CASE("malformed model files give errors naming the file and the layer", "[c
   expect(edited("in: 6", "in: 5"), "takes 5 inputs but the layer before gives 6");
   expect(edited("out: 2", "out: 3"), "weight file has 12 bytes, expected 18");
   expect(edited("[31, 31]", "[31, 64]"), "shift 64 is outside 0..63");
-  expect(edited("b.bin", "nope.bin"), "nope.bin: cannot open");
+  expect(edited("b.bin", "nope.bin"), "nope.bin: cannot open (no such file)");
+  expect(edited("b.bin", "."), "/.: cannot open (not a regular file)");  // (was a raw basic_filebuf error)
   // convolutions: stride and padding
   const std::string conv =
       "  - {type: conv2d, in_shape: [1, 1, 6], kernel: [1, 1], out_channels: 2, relu: false, weights: w.bin,\n"

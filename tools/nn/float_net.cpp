@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <numeric>
 
 #include "util/file_io.hpp"
@@ -286,9 +284,12 @@ void save_float_params(const FloatNet& net, const std::string& path) {
 }
 
 void load_float_params(FloatNet& net, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw NnError(path + ": cannot open");
-  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), {});
+  std::vector<uint8_t> bytes;
+  try {
+    bytes = read_file_bytes(path);
+  } catch (const FileError& e) {
+    throw NnError(e.what());
+  }
   size_t want = 0;
   for (const FloatLayer& L : net.layers) want += (size_t(L.k()) * L.out_c + L.out_c) * sizeof(float);
   if (bytes.size() != want)

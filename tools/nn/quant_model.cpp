@@ -4,9 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
-#include <fstream>
 #include <functional>
-#include <iterator>
 
 #include "util/file_io.hpp"
 
@@ -56,12 +54,6 @@ void write_bytes(const std::string& path, const void* data, size_t n) {
   } catch (const FileError& e) {
     throw NnError(e.what());
   }
-}
-
-std::vector<uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw NnError(path + ": cannot open");
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
 }
 
 const char* kind_name(LayerKind k) { return k == LayerKind::Dense ? "dense" : "conv2d"; }
@@ -134,7 +126,11 @@ QuantModel load_model(const std::string& path) {
     throw NnError(path + ": cannot open the model (" + e.reason() + ")");
   }
   return parse_model(text, path, [&](const std::string& file, size_t) {
-    return read_bytes(!file.empty() && file[0] == '/' ? file : dir + "/" + file);  // (relative: to the model)
+    try {
+      return read_file_bytes(!file.empty() && file[0] == '/' ? file : dir + "/" + file);  // (relative: to the model)
+    } catch (const FileError& e) {
+      throw NnError(e.what());
+    }
   });
 }
 
