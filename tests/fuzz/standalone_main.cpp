@@ -28,6 +28,7 @@
 #endif
 
 #include "test_seed.hpp"
+#include "util/file_io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
@@ -66,12 +67,12 @@ void on_signal(int sig) {
 }
 
 Bytes read_bytes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "fuzz: %s: cannot open\n", p.c_str());
+  try {
+    return tessera::read_file_bytes(p.string());
+  } catch (const tessera::FileError& e) {
+    std::fprintf(stderr, "fuzz: %s\n", e.what());
     std::exit(2);
   }
-  return Bytes(std::istreambuf_iterator<char>(in), {});
 }
 
 void add_seed(const std::string& arg, std::vector<Bytes>& seeds) {
