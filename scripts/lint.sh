@@ -70,6 +70,18 @@ for file in rtl/tpu_*.v; do
     fi
   fi
 done
+# The ECP5 builds' form of the PE's logic product (TPU_ECP5_CARRY: the ANDs in carry
+# cells, rtl/tpu_mul8x2.v), with the cell's model from sim/models.
+for case in "tpu_mul8x2 Top=0" "tpu_mul8x2 Top=1" "tpu_pe LogicProduct=1"; do
+  top=${case% *} opt=${case#* }
+  run "verilator $top $opt TPU_ECP5_CARRY" verilator --lint-only -Wall -DTPU_ECP5_CARRY -y rtl -y sim/models \
+    -G"$opt" --top-module "$top" "rtl/$top.v"
+  run "iverilog $top $opt TPU_ECP5_CARRY" iverilog -g2005 -Wall -DTPU_ECP5_CARRY -I rtl -o /dev/null -s "$top" \
+    -P"$top.$opt" rtl/tpu_*.v sim/models/CCU2C.v
+  run "yosys $top $opt TPU_ECP5_CARRY" yosys -q -p "read_verilog -lib sim/models/CCU2C.v;
+    read_verilog -DTPU_ECP5_CARRY -Irtl rtl/tpu_*.v; chparam -set ${opt%=*} ${opt#*=} $top;
+    hierarchy -check -top $top; proc; check -assert"
+done
 # Board tops (rtl/<family>/): the same three readers, with the vendor primitives from
 # their simulation models in sim/models (Yosys reads those as black boxes).
 for file in rtl/ice40/tpu_*.v rtl/ecp5/tpu_*.v; do
