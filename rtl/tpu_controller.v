@@ -120,8 +120,8 @@ module tpu_controller #(
   localparam integer Macs      = ArraySize * ArraySize;
 
   initial begin
-    if (Counters != TPU_COUNTERS) begin
-      $display("tpu_controller: Counters must be TPU_COUNTERS (tpu_isa.vh)");
+    if (Counters != TPU_COUNTERS || Macs >= 65536) begin
+      $display("tpu_controller: Counters must be TPU_COUNTERS (tpu_isa.vh), and N * N below 65536");
       $finish;
     end
   end
@@ -677,40 +677,35 @@ module tpu_controller #(
   endgenerate
   assign whm_hold_o = fenced[whm_slot_i];
 
-  // Counters: cleared when a run starts, counting while it runs.
-  wire [63:0] ev [0:Counters-1];
-  assign ev[TPU_CNT_CYCLES]               = {63'd0, running};
-  assign ev[TPU_CNT_INSTRUCTIONS]         = {63'd0, running && pop && d_last_q};
-  wire [31:0] macs_per_row = Macs;
-  assign ev[TPU_CNT_MACS]                 = ev_row_i ? {32'd0, macs_per_row} : 64'd0;
-  assign ev[TPU_CNT_DRAM_READ_BYTES]      = {57'd0, read_bytes_i};
-  assign ev[TPU_CNT_DRAM_WRITE_BYTES]     = {57'd0, write_bytes_i};
-  assign ev[TPU_CNT_WEIGHT_TILES]         = {63'd0, tile_i};
-  assign ev[TPU_CNT_MATRIX_ACTIVE]        = {63'd0, ev_row_i};
-  assign ev[TPU_CNT_WEIGHT_STALL]         = {63'd0, ev_weight_stall_i};
-  assign ev[TPU_CNT_WEIGHT_SHIFT]         = {63'd0, ev_weight_shift_i};
-  assign ev[TPU_CNT_RAW_STALL]            = {63'd0, cand && !issue};
-  assign ev[TPU_CNT_DMA_WAIT]             = {63'd0, running && ev_dma_wait_i};
-  // Events are registered before they are added (issue and the 64-bit adds are a cycle
-  // each); a run's last events land the cycle after it ends, long before a host reads.
-  // A failed run's instruction count (the instructions before the fault) replaces the
-  // count a cycle after the run ends (fail_end_q, above), so that the end's decision
-  // stays off the counter.
-  genvar c;
-  generate
-    for (c = 0; c < Counters; c = c + 1) begin : g_count
-      reg [63:0] ev_q;
-      reg [63:0] count_q;
-      always @(posedge clk_i) ev_q <= (!rst_ni || !running) ? 64'd0 : ev[c];
-      always @(posedge clk_i) begin
-        if (!rst_ni || begin_run) count_q <= 64'd0;
-        else if (c == TPU_CNT_INSTRUCTIONS && fail_end_q)
-          count_q <= {32'd0, (err_pc_q - entry_q) >> 4};
-        else count_q <= count_q + ev_q;
-      end
-      assign counters_o[64*c +: 64] = count_q;
-    end
-  endgenerate
+  // Counters (tpu_counters): cleared when a run starts, counting while it runs. Events
+  // are registered before they are added (issue and the 64-bit adds are a cycle each); a
+  // run's last events land the cycle after it ends, long before a host reads. A failed
+  // run's instruction count (the instructions before the fault) replaces the count a
+  // cycle after the run ends (fail_end_q, above), so that the end's decision stays off
+  // the counter.
+  localparam integer StepBits = 16;
+  wire [Counters*StepBits-1:0] steps;
+  wire [StepBits-1:0] macs_per_row = Macs[StepBits-1:0];
+  assign steps[StepBits*TPU_CNT_CYCLES +: StepBits]           = {{(StepBits-1){1'b0}}, 1'b1};
+  assign steps[StepBits*TPU_CNT_INSTRUCTIONS +: StepBits]     = {{(StepBits-1){1'b0}}, pop && d_last_q};
+  assign steps[StepBits*TPU_CNT_MACS +: StepBits]             = ev_row_i ? macs_per_row : {StepBits{1'b0}};
+  assign steps[StepBits*TPU_CNT_DRAM_READ_BYTES +: StepBits]  = {{(StepBits-7){1'b0}}, read_bytes_i};
+  assign steps[StepBits*TPU_CNT_DRAM_WRITE_BYTES +: StepBits] = {{(StepBits-7){1'b0}}, write_bytes_i};
+  assign steps[StepBits*TPU_CNT_WEIGHT_TILES +: StepBits]     = {{(StepBits-1){1'b0}}, tile_i};
+  assign steps[StepBits*TPU_CNT_MATRIX_ACTIVE +: StepBits]    = {{(StepBits-1){1'b0}}, ev_row_i};
+  assign steps[StepBits*TPU_CNT_WEIGHT_STALL +: StepBits]     = {{(StepBits-1){1'b0}}, ev_weight_stall_i};
+  assign steps[StepBits*TPU_CNT_WEIGHT_SHIFT +: StepBits]     = {{(StepBits-1){1'b0}}, ev_weight_shift_i};
+  assign steps[StepBits*TPU_CNT_RAW_STALL +: StepBits]        = {{(StepBits-1){1'b0}}, cand && !issue};
+  assign steps[StepBits*TPU_CNT_DMA_WAIT +: StepBits]         = {{(StepBits-1){1'b0}}, ev_dma_wait_i};
+  tpu_counters #(.Counters(Counters), .StepBits(StepBits), .Registered(1)) u_counters (
+      .clk_i,
+      .rst_ni,
+      .clear_i     (begin_run),
+      .counting_i  (running),
+      .step_i      (steps),
+      .load_i      (fail_end_q),
+      .load_value_i({32'd0, (err_pc_q - entry_q) >> 4}),
+      .counters_o);
 
   assign fetch_start_o = begin_run;
   assign fetch_stop_o  = fetch_stop_q;

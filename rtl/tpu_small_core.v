@@ -596,37 +596,36 @@ module tpu_small_core #(
     if (fault) err_code_q <= fault_code;   // PC keeps the faulting instruction's address
   end
 
-  // ---- performance counters: cleared when a run starts, counting while it runs -----------
+  // ---- performance counters (tpu_counters): cleared when a run starts, counting while it runs
+  localparam integer StepBits = 16;
   wire dma_read = st_q == SRhm || st_q == SRw;
-  wire [Counters-1:0] ev;
-  assign ev[TPU_CNT_CYCLES]           = running;
-  assign ev[TPU_CNT_INSTRUCTIONS]     = decode_ok && !later_tile_q;
-  assign ev[TPU_CNT_MACS]             = 1'b0;  // counted by rows below
-  assign ev[TPU_CNT_DRAM_READ_BYTES]  = dma_read && bus_done && !bus_err;
-  assign ev[TPU_CNT_DRAM_WRITE_BYTES] = st_q == SWhmWr && bus_done;
-  assign ev[TPU_CNT_WEIGHT_TILES]     = retire && op == TPU_OP_RW;
-  assign ev[TPU_CNT_MATRIX_ACTIVE]    = st_q == SMmcAccW && i_q == n_m1;
-  assign ev[TPU_CNT_WEIGHT_STALL]     = 1'b0;  // one instruction at a time: no interlocks
-  assign ev[TPU_CNT_WEIGHT_SHIFT]     = 1'b0;
-  assign ev[TPU_CNT_RAW_STALL]        = 1'b0;
-  assign ev[TPU_CNT_DMA_WAIT]         = dma_read && bus_busy && !bus_done;
-  genvar c;
-  generate
-    for (c = 0; c < Counters; c = c + 1) begin : g_count
-      if (c == TPU_CNT_WEIGHT_STALL || c == TPU_CNT_WEIGHT_SHIFT || c == TPU_CNT_RAW_STALL) begin : g_zero
-        assign counters[64*c +: 64] = 64'd0;
-      end else begin : g_live
-        reg [63:0] count_q;
-        wire [63:0] step = c == TPU_CNT_MACS ? (ev[TPU_CNT_MATRIX_ACTIVE] ? N * N : 64'd0) : {63'd0, ev[c]};
-        always @(posedge clk_i) begin
-          if (!rst_n || begin_run) count_q <= 64'd0;
-          else if (c == TPU_CNT_INSTRUCTIONS && fault) count_q <= {32'd0, (pc_q - entry_q) >> 4};
-          else if (running) count_q <= count_q + step;
-        end
-        assign counters[64*c +: 64] = count_q;
-      end
-    end
-  endgenerate
+  wire mmc_row  = st_q == SMmcAccW && i_q == n_m1;
+  wire [Counters*StepBits-1:0] steps;
+  localparam integer Macs = N * N;
+  wire [StepBits-1:0] macs_per_row = Macs[StepBits-1:0];
+  assign steps[StepBits*TPU_CNT_CYCLES +: StepBits]           = {{(StepBits-1){1'b0}}, 1'b1};
+  assign steps[StepBits*TPU_CNT_INSTRUCTIONS +: StepBits]     = {{(StepBits-1){1'b0}}, decode_ok && !later_tile_q};
+  assign steps[StepBits*TPU_CNT_MACS +: StepBits]             = mmc_row ? macs_per_row : {StepBits{1'b0}};
+  assign steps[StepBits*TPU_CNT_DRAM_READ_BYTES +: StepBits]  = {{(StepBits-1){1'b0}}, dma_read && bus_done && !bus_err};
+  assign steps[StepBits*TPU_CNT_DRAM_WRITE_BYTES +: StepBits] = {{(StepBits-1){1'b0}}, st_q == SWhmWr && bus_done};
+  assign steps[StepBits*TPU_CNT_WEIGHT_TILES +: StepBits]     = {{(StepBits-1){1'b0}}, retire && op == TPU_OP_RW};
+  assign steps[StepBits*TPU_CNT_MATRIX_ACTIVE +: StepBits]    = {{(StepBits-1){1'b0}}, mmc_row};
+  assign steps[StepBits*TPU_CNT_DMA_WAIT +: StepBits]         = {{(StepBits-1){1'b0}}, dma_read && bus_busy && !bus_done};
+  // one instruction at a time: no interlocks, so no weight or RAW stalls
+  localparam [Counters-1:0] NoStalls = (1 << TPU_CNT_WEIGHT_STALL) | (1 << TPU_CNT_WEIGHT_SHIFT) |
+                                       (1 << TPU_CNT_RAW_STALL);
+  assign steps[StepBits*TPU_CNT_WEIGHT_STALL +: StepBits] = {StepBits{1'b0}};
+  assign steps[StepBits*TPU_CNT_WEIGHT_SHIFT +: StepBits] = {StepBits{1'b0}};
+  assign steps[StepBits*TPU_CNT_RAW_STALL +: StepBits]    = {StepBits{1'b0}};
+  tpu_counters #(.Counters(Counters), .StepBits(StepBits), .Registered(0), .Zero(NoStalls)) u_counters (
+      .clk_i,
+      .rst_ni      (rst_n),
+      .clear_i     (begin_run),
+      .counting_i  (running),
+      .step_i      (steps),
+      .load_i      (fault),
+      .load_value_i({32'd0, (pc_q - entry_q) >> 4}),
+      .counters_o  (counters));
 
   // ---- observation -------------------------------------------------------------------------
   assign trace_issue_o     = decode_ok;
@@ -641,8 +640,7 @@ module tpu_small_core #(
   assign dbg_queue_count_o = 32'd0;
 
   wire unused = ^{dec_op, unused_unit, unused_en, unused_lo, unused_hi, unused_mem_lo,
-                  unused_mem_hi, entry[3:0], f_ub[15:UbBits], f_params[15:UbBits], ev[TPU_CNT_WEIGHT_STALL], ev[TPU_CNT_WEIGHT_SHIFT], ev[TPU_CNT_RAW_STALL],
-                  ev[TPU_CNT_MACS]};
+                  unused_mem_hi, entry[3:0], f_ub[15:UbBits], f_params[15:UbBits]};
 endmodule
 
 `default_nettype wire

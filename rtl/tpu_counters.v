@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+// The performance counters (docs/isa.md, tpu_isa.vh TPU_CNT_*), for every core: 64 bits
+// each, cleared when a run begins, counting while it runs; a failed run's instruction
+// count replaced by the instructions before the fault. Each counter adds its event's
+// step; the core says what the events are.
+`default_nettype none
+
+module tpu_counters #(
+    parameter integer Counters   = 11,
+    parameter integer StepBits   = 16,  // the widest step an event adds in a cycle
+    // 1: the steps go through a register before the add (the add of 64 bits and the
+    // event's own logic a cycle each; a run's last events land the cycle after it ends)
+    parameter integer Registered = 1,
+    parameter [Counters-1:0] Zero = {Counters{1'b0}}  // counters a core never moves (no logic)
+) (
+    input  wire                         clk_i,
+    input  wire                         rst_ni,        // synchronous: clears every counter
+    input  wire                         clear_i,       // a run begins: clears every counter
+    input  wire                         counting_i,    // a run is on: the steps count
+    input  wire [Counters*StepBits-1:0] step_i,        // counter c's step at bits StepBits * c
+    input  wire                         load_i,        // the instruction count becomes load_value_i
+    input  wire [63:0]                  load_value_i,
+    output wire [Counters*64-1:0]       counters_o
+);
+`include "tpu_isa.vh"
+  initial begin
+    if (Counters != TPU_COUNTERS) begin
+      $display("tpu_counters: Counters must be TPU_COUNTERS (tpu_isa.vh)");
+      $finish;
+    end
+  end
+
+  genvar c;
+  generate
+    for (c = 0; c < Counters; c = c + 1) begin : g_count
+      if (Zero[c]) begin : g_zero
+        assign counters_o[64*c +: 64] = 64'd0;
+        wire unused = ^{step_i[StepBits*c +: StepBits]};
+      end else begin : g_live
+        wire [StepBits-1:0] step = counting_i ? step_i[StepBits*c +: StepBits] : {StepBits{1'b0}};
+        wire [StepBits-1:0] add;
+        if (Registered != 0) begin : g_reg
+          reg [StepBits-1:0] step_q;
+          always @(posedge clk_i) step_q <= rst_ni ? step : {StepBits{1'b0}};
+          assign add = step_q;
+        end else begin : g_direct
+          assign add = step;
+        end
+        reg [63:0] count_q;
+        always @(posedge clk_i) begin
+          if (!rst_ni || clear_i) count_q <= 64'd0;
+          else if (c == TPU_CNT_INSTRUCTIONS && load_i) count_q <= load_value_i;
+          else count_q <= count_q + {{(64-StepBits){1'b0}}, add};
+        end
+        assign counters_o[64*c +: 64] = count_q;
+      end
+    end
+  endgenerate
+endmodule
+
+`default_nettype wire
