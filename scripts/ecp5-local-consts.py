@@ -58,7 +58,7 @@ for name in list(cells):
                     "port_directions": {"A": "input", "B": "input", "C": "input", "D": "input", "Z": "output"},
                     "connections": {"A": ["0"], "B": ["0"], "C": ["0"], "D": ["0"], "Z": [next_bit]},
                 }
-                mod["netnames"]["$local_const$%d" % next_bit] = {"hide_name": 1, "bits": [next_bit], "attributes": {}}
+                mod["netnames"]["$local_const_net$%d" % next_bit] = {"hide_name": 1, "bits": [next_bit], "attributes": {}}
                 next_bit += 1
                 drivers[kind] += 1
             bits[i] = local[value]

