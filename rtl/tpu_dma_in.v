@@ -175,7 +175,7 @@ module tpu_dma_in #(
   reg  [PosBits-1:0]  pos_q;       // where the next byte lands in the row / column
   reg  [PosBits-1:0]  push_q;      // tile row being pushed (StTail)
   reg  [N*8-1:0]      rowbuf_q;
-  reg  [N*N*8-1:0]    tile_q;      // rw transpose: tile[k][c] at byte k*N + c
+  reg  [N*N*8-1:0]    tile_q;      // rw transpose: tile[k][c] at byte k*N + c (the tail pushes row 0, then shifts the rows up)
   // the unified-buffer writes (two rows deep) and the weight-FIFO pushes (two rows each), each
   // with the slot its row retires (last: the instruction's final row)
   localparam integer WbWidth = 1 + SlotBits + UbBits + N * 8;
@@ -595,7 +595,7 @@ module tpu_dma_in #(
   // (two rows deep, like the writes: its room is then its own register, and a row goes
   // in while the one before waits for the weight FIFO; the head from a register, since
   // the weight FIFO's memory is written from it)
-  wire [N*8-1:0] pr_in_data = st_q[STail] ? (transpose ? tile_q[8*N*push_q[PosBits-2:0] +: 8*N] : {N*8{1'b0}})
+  wire [N*8-1:0] pr_in_data = st_q[STail] ? (transpose ? tile_q[0 +: 8*N] : {N*8{1'b0}})
                                           : row_data;
   wire           pr_in_last = st_q[STail] ? tail_last : rw_last_row && full_tile_q;
   wire [1:0] unused_pr_count;
@@ -625,6 +625,10 @@ module tpu_dma_in #(
       for (j = 0; j < N; j = j + 1)
         if (tile_beat && lane_hit[r] && row_q == j[15:0])
           tile_q[8*(r*N + j) +: 8] <= placed[8*r +: 8];
+    // The tail pushes the tile's rows in order from row 0, each push moving the rest up
+    // a row: no N-way row multiplexer (at N = 16 it was 4 100 LUT4 and 2 800 wide muxes,
+    // a third of the DMA-in), a 2-way choice per bit between the row below and the beat.
+    if (tail_push) tile_q <= {{(8*N){1'b0}}, tile_q[N*N*8-1:8*N]};
     if (last_beat && beat_error_i) fault_q <= 1'b1;
     if (last_beat && !win) begin
       if (is_rw || rhm_last_seg) begin

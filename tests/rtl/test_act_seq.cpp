@@ -76,7 +76,9 @@ TEST_CASE("activation sequencer: parameters, streaming, chaining and results fol
   };
   int acts = 0, faults = 0, reloads = 0, hits = 0, waits = 0, prev_params = -1;
   long t = 0;
-  for (int a = 0; a < 120; ++a) {
+  // (240 acts: with 120, cache hits were 40 +- 9 and now and then below the 10 checked
+  // at the end, a run of acts meeting bad or rewritten blocks)
+  for (int a = 0; a < 240; ++a) {
     // Between acts: UB writes now and then rewrite a block (a new version; its shift row
     // may turn bad or good), two cycles at least before the next act, as issue ensures.
     if (chance(0.3)) {
@@ -257,7 +259,7 @@ TEST_CASE("activation sequencer: parameters, streaming, chaining and results fol
     cached_at = bad ? -1 : params;
     dut.q_valid_i = 0;
   }
-  CHECK(acts == 120);
+  CHECK(acts == 240);
   CHECK(faults > 3);
   CHECK(hits > 10);
   CHECK(reloads > 10);
