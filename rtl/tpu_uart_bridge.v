@@ -59,7 +59,7 @@ module tpu_uart_bridge #(
   reg [15:0]         idx_q;        // payload byte index (request, memory write, reply)
   reg [15:0]         rem_q;        // and the bytes after it: its last when zero
   reg                timeout_q;    // quiet_q has reached TimeoutCycles
-  reg [7:0]          sum_q;        // request bytes so far, then reply bytes so far
+  reg [7:0]          sum_q;        // request bytes so far (the reply's: rsum_q, below)
   reg [7:0]          status_q;
   reg                sum_bad_q;    // the frame's checksum failed (decided in SSum, used in SExec)
   reg                range_ok_q;   // range_ok a cycle old: the header is complete a cycle before SSum
@@ -96,10 +96,24 @@ module tpu_uart_bridge #(
   end
   wire [15:0] pay_m1   = mem_wr_q ? {in_data_i - {7'd0, lo_zero_q}, lo_m1_q} : csr_wr_q ? 16'd3 : 16'hffff;
   wire        pay_some = mem_wr_q ? (in_data_i != 8'd0 || !lo_zero_q) : csr_wr_q;
+  reg [7:0] rsum_q, sent_q;
+  reg       sent_add_q;
+  wire [7:0] rsum_now = sent_add_q ? rsum_q + sent_q : rsum_q;
   wire [7:0] reply_byte = state_q == SData ? (cmd_q == CmdCsrRead ? word_q[8*idx_q[1:0] +: 8] : data_q) :
                           phase_q == 2'd0 ? ReplySync :
-                          phase_q == 2'd1 ? status_q : 8'd0 - sum_q;
+                          phase_q == 2'd1 ? status_q : 8'd0 - rsum_now;
   wire next_is_mem = cmd_q == CmdMemRead;
+
+  // The reply's checksum adds each byte sent a cycle after it goes, from a register (the
+  // add behind the reply-byte multiplexer was the N = 8 ULX3S build's longest path,
+  // 10.5 ns); the checksum byte itself counts the add still pending (a byte sent the
+  // cycle before: the transmitter never takes two so close, the interface allows it).
+  always @(posedge clk_i) begin
+    sent_q     <= reply_byte;
+    sent_add_q <= out_fire && !(state_q == SReply && phase_q == 2'd0);  // (the sync byte is not summed)
+    if (state_q == SExec) rsum_q <= 8'd0;
+    else if (sent_add_q) rsum_q <= rsum_q + sent_q;
+  end
 
   // The reset through a register of the bridge's own: the board's reset reaches the
   // whole SoC, and its route, in front of every enable of this state machine, was the
@@ -168,7 +182,6 @@ module tpu_uart_bridge #(
             aw_done_q <= 1'b0;
             w_done_q  <= 1'b0;
             phase_q   <= 2'd0;
-            sum_q     <= 8'd0;
             status_q  <= status;
             state_q   <= status != StOk ? SReply :
                          cmd_q == CmdCsrRead ? SCsrRd :
@@ -202,7 +215,6 @@ module tpu_uart_bridge #(
             state_q <= rem_q == 16'd0 ? SReply : SMemLd;
           end
           SReply: if (out_fire) begin
-            if (phase_q != 2'd0) sum_q <= sum_q + reply_byte;
             case (phase_q)
               2'd0: phase_q <= 2'd1;
               2'd1: begin
@@ -220,7 +232,6 @@ module tpu_uart_bridge #(
             state_q <= SData;
           end
           SData: if (out_fire) begin
-            sum_q <= sum_q + reply_byte;
             idx_q <= idx_q + 16'd1;
             rem_q <= rem_q - 16'd1;
             if (rem_q == 16'd0) begin
