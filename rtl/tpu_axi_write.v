@@ -129,6 +129,15 @@ module tpu_axi_write #(
     end
   endgenerate
 
+  // Whether the ring is full (wr_q - w_q == Spans), as a register of its own from the
+  // pointers' next values: the DMA-out's take and its row count wait on cmd_ready_o (the
+  // subtraction and comparison in front of them was the N = 8 build's longest path).
+  wire              w_done  = w_fire && w_last;
+  wire [RingBits:0] wr_next = wr_q + {{RingBits{1'b0}}, cmd_fire};
+  wire [RingBits:0] w_next  = w_q + {{RingBits{1'b0}}, w_done};
+  reg               full_q;
+  always @(posedge clk_i) full_q <= rst_ni && wr_next - w_next == Spans[RingBits:0];
+
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       wr_q     <= {(RingBits + 1){1'b0}};
@@ -185,7 +194,7 @@ module tpu_axi_write #(
     end
   end
 
-  assign cmd_ready_o     = wr_q - w_q != Spans[RingBits:0];
+  assign cmd_ready_o     = !full_q;
   // awvalid never drops before its handshake: only a handshake fills the burst FIFO.
   assign m_axi_awvalid_o = aw_q != wr_q && rec_ready;
   assign m_axi_awaddr_o  = base;
