@@ -3,8 +3,11 @@
 # Gives the constant inputs nextpnr-ecp5 has to route a driver of their own, in the JSON
 # netlist synth_ecp5 wrote: each distributed RAM's constant address bits (TRELLIS_DPR16X4
 # RAD/WAD: a memory shallower than 16 words leaves its top address bits at zero) and
-# each multiplier's constant control inputs (MULT18X18D RST, CE, SOURCEA/B, SIGNEDA/B)
-# get a LUT4 whose output is that constant, one per cell and value.
+# each multiplier's constant operand controls (MULT18X18D SOURCEA/B, SIGNEDA/B) get a
+# LUT4 whose output is that constant, one per cell and value. (Not the multipliers'
+# clock enables and resets: the two multipliers of a DSP block share those lines, four
+# of each, so one net per multiplier leaves too few ways to pair them: N = 16's placer
+# found no legal placement and never finished.)
 #
 # Why: nextpnr folds most constants into the cells that take them (LUT and carry-cell
 # inputs, flip-flop set/reset and enable muxes, block-RAM selects) but routes the rest as
@@ -28,8 +31,7 @@ cells = mod["cells"]
 # The pins whose constants nextpnr routes (seen in its router's log and packed netlist).
 ROUTED = {
     "TRELLIS_DPR16X4": {"RAD", "WAD"},
-    "MULT18X18D": {"RST0", "RST1", "RST2", "RST3", "CE0", "CE1", "CE2", "CE3",
-                   "SOURCEA", "SOURCEB", "SIGNEDA", "SIGNEDB"},
+    "MULT18X18D": {"SOURCEA", "SOURCEB", "SIGNEDA", "SIGNEDB"},
 }
 
 next_bit = 1 + max((b for c in cells.values() for bits in c["connections"].values()
@@ -67,5 +69,5 @@ for name in list(cells):
 json.dump(design, open(path + ".tmp", "w"))
 os.replace(path + ".tmp", path)
 print("ecp5-local-consts: %d constant address bits of distributed RAMs from %d local drivers, "
-      "%d control inputs of multipliers from %d"
+      "%d operand controls of multipliers from %d"
       % (pins["TRELLIS_DPR16X4"], drivers["TRELLIS_DPR16X4"], pins["MULT18X18D"], drivers["MULT18X18D"]))
