@@ -5,9 +5,9 @@
 # RAD/WAD: a memory shallower than 16 words leaves its top address bits at zero) and
 # each multiplier's constant operand controls (MULT18X18D SOURCEA/B, SIGNEDA/B) get a
 # LUT4 whose output is that constant, one per cell and value. (Not the multipliers'
-# clock enables and resets: the two multipliers of a DSP block share those lines, four
-# of each, so one net per multiplier leaves too few ways to pair them: N = 16's placer
-# found no legal placement and never finished.)
+# clock enables and resets: the multipliers of a DSP block share its CE and RST lines,
+# onto which nextpnr remaps their pins, so one net per multiplier leaves too few ways to
+# place them together: N = 16's placer found no legal placement and never finished.)
 #
 # Why: nextpnr folds most constants into the cells that take them (LUT and carry-cell
 # inputs, flip-flop set/reset and enable muxes, block-RAM selects) but routes the rest as
