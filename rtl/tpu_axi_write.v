@@ -129,9 +129,10 @@ module tpu_axi_write #(
     end
   endgenerate
 
-  // Whether the ring is full (wr_q - w_q == Spans), as a register of its own from the
-  // pointers' next values: the DMA-out's take and its row count wait on cmd_ready_o (the
-  // subtraction and comparison in front of them was the N = 8 build's longest path).
+  // The pointers' next values, and whether the ring is full (wr_q - w_q == Spans) as a
+  // register of its own from them: the DMA-out's take and its row count wait on
+  // cmd_ready_o (the subtraction and comparison in front of them was the N = 8 build's
+  // longest path).
   wire              w_done  = w_fire && w_last;
   wire [RingBits:0] wr_next = wr_q + {{RingBits{1'b0}}, cmd_fire};
   wire [RingBits:0] w_next  = w_q + {{RingBits{1'b0}}, w_done};
@@ -146,15 +147,13 @@ module tpu_axi_write #(
       aw_mid_q <= 1'b0;
       w_mid_q  <= 1'b0;
     end else begin
-      if (cmd_fire) wr_q <= wr_q + 1'b1;
+      wr_q <= wr_next;
+      w_q  <= w_next;
       if (aw_fire) begin
         aw_mid_q <= !a_last;
         if (a_last) aw_q <= aw_q + 1'b1;
       end
-      if (w_fire) begin
-        w_mid_q <= !w_last;
-        if (w_last) w_q <= w_q + 1'b1;
-      end
+      if (w_fire) w_mid_q <= !w_last;
     end
   end
   always @(posedge clk_i) if (w_fire) beat_q <= k + 1'b1;
