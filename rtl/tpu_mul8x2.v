@@ -9,7 +9,8 @@
 // bit with hi): the carry chain's generate is the cell's LUT at C = D = 0, which is the
 // first operand's AND whenever the sum bit does not propagate. Yosys maps the generic
 // form to one LUT4 per AND and a carry chain after them: 74 LUT4 a PE where this takes
-// none (tests/rtl/test_mul8x2.sh checks it against the product with Yosys's CCU2C model).
+// none (tests/fpga/test_ecp5_logic_product.sh checks the synthesized PE against the product
+// with Yosys's CCU2C model).
 `default_nettype none
 
 module tpu_mul8x2 #(

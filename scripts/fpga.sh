@@ -96,7 +96,7 @@ if [ "$family" = ecp5 ]; then
   # The registers after block-RAM reads and around multipliers into the hard blocks'
   # own (which Yosys does not infer); the cell counts from the netlist that is placed.
   python3 scripts/ecp5-pack-regs.py "$out/$top.json" "$top" | sed 's/^/fpga: /'
-  # The constants nextpnr routes (distributed RAMs' address bits, multipliers' controls)
+  # The constants nextpnr routes (distributed RAMs' address bits, multipliers' operand controls)
   # from a driver beside each cell, not from one net across the device.
   python3 scripts/ecp5-local-consts.py "$out/$top.json" "$top" | sed 's/^/fpga: /'
   yosys -q -p "read_json $out/$top.json; tee -q -o $out/synth_stat.txt stat" > /dev/null
