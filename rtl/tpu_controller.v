@@ -499,12 +499,19 @@ module tpu_controller #(
   wire [3:0]  uo_code;
   wire [31:0] uo_pc;
   wire [2:0]  uo_win;
-  // (the units' PCs are steady from take to retirement: their comparisons are registered)
+  // The units' PCs are steady from take to retirement, and a unit raises its fault at
+  // least two cycles after its PC is set (tpu_seq_retire raises it a cycle into the
+  // retire state, which follows a state of work; the DMA-in sets its PC a cycle after
+  // its take and reaches retirement through a drain): so they are copied here first,
+  // the route from each unit ending at a flip-flop, and compared from the copies into
+  // registers.
+  reg  [3*32-1:0] unit_pc_q;
+  always @(posedge clk_i) unit_pc_q <= fault_pc_i;
   tpu_oldest_fault #(.K(3), .PcBits(MemBits), .Registered(1)) u_oldest_unit (
       .clk_i,
       .valid_i(fault_i),
       .code_i(fault_code_i),
-      .pc_i(fault_pc_i),
+      .pc_i(unit_pc_q),
       .any_o(uo_any),
       .code_o(uo_code),
       .pc_o(uo_pc),
@@ -539,7 +546,7 @@ module tpu_controller #(
   genvar ui;
   generate
     for (ui = 0; ui < 3; ui = ui + 1) begin : g_unit_le
-      wire [KeyBits-1:0] key = pc_key(fault_pc_i[32*ui +: 32]);
+      wire [KeyBits-1:0] key = pc_key(unit_pc_q[32*ui +: 32]);
       always @(posedge clk_i) begin
         le_keep_q[ui] <= pc_key(err_pc_q) <= key;
         le_u_q[ui]    <= pc_key(u_pc_q) <= key;
