@@ -101,7 +101,6 @@ module tpu_lite_check #(
     endcase
   endfunction
   function automatic [2:0] next_phase(input [3:0] o, input [2:0] p);
-    next_phase = PNone;
     case (o)
       TPU_OP_RHM: next_phase = p == PSeg ? PUb : p == PUb ? PDram : PNone;
       TPU_OP_WHM: next_phase = p == PUb ? PDram : PNone;

@@ -17,6 +17,7 @@
 #include "progen/random_program.hpp"
 #ifndef TESSERA_COVERAGE
 #include "Vcore_n4_serial_act.h"
+#include "Vlite_icebreaker.h"
 #include "Vsmall_icebreaker.h"
 #endif
 
@@ -25,14 +26,15 @@ using namespace tessera::sim;
 
 static const char* kUsage =
     "usage: tpu-regress [--config FILE] [--seeds N] [--first-seed S] [--seed S [--wave FILE.fst]]\n"
-    "                   [--instructions K] [--coverage FILE.dat] [--core full|small|serial-act]\n"
+    "                   [--instructions K] [--coverage FILE.dat] [--core full|small|lite|serial-act]\n"
     "  Runs N seeds (default 100) from S (default 1); every fifth seed plants an error.\n"
     "  --seed S runs that seed alone (with --wave: and writes its waves).\n"
     "  --coverage  print functional coverage of the ISA; in tpu-regress-cov (make coverage)\n"
     "              also write Verilator coverage to FILE.dat and print line/toggle coverage\n"
     "              per module\n"
     "  --core small  run on the small core (rtl/tpu_small_core.v), built for\n"
-    "              configs/icebreaker.yaml; --core serial-act on the N = 4 core with one\n"
+    "              configs/icebreaker.yaml; --core lite on the lite core (rtl/tpu_lite_core.v)\n"
+    "              for the same; --core serial-act on the N = 4 core with one\n"
     "              requantization lane (SerialAct = 1) and its last two rows' products in\n"
     "              logic (LogicRows = 2), built for configs/n4.yaml\n"
     "  Exit code 0 only when every run matched the golden model.\n";
@@ -73,8 +75,8 @@ int main(int argc, char** argv) {
       else throw cli::CliError{"unexpected argument '" + args.positional() + "'"};
     }
     if (!wave.empty() && !single) throw cli::CliError{"--wave needs --seed"};
-    if (core != "full" && core != "small" && core != "serial-act")
-      throw cli::CliError{"--core must be full, small or serial-act, not '" + core + "'"};
+    if (core != "full" && core != "small" && core != "lite" && core != "serial-act")
+      throw cli::CliError{"--core must be full, small, lite or serial-act, not '" + core + "'"};
     const Config cfg = cli::load_config_arg(config_path);
     const std::string cfg_arg = (config_path.empty() ? "" : " --config " + config_path) + (core == "full" ? "" : " --core " + core);
     std::map<std::string, Row> table;
@@ -93,7 +95,7 @@ int main(int argc, char** argv) {
         opt.timing = random_mem_timing(rng, cfg.dma_width / 8);
         // The small core computes an `act` lane by lane with no bus traffic: one over every
         // accumulator row runs about 300 cycles a row without the watchdog's signs of life.
-        if (core == "small") opt.watchdog_cycles = 400 * uint64_t(cfg.acc_rows) + 100000;
+        if (core == "small" || core == "lite") opt.watchdog_cycles = 400 * uint64_t(cfg.acc_rows) + 100000;
         DiffResult d;
 #ifdef TESSERA_COVERAGE
         if (!shared) shared = std::make_unique<CoreSim<V>>(cfg, opt);
@@ -138,12 +140,14 @@ int main(int argc, char** argv) {
 #ifdef TESSERA_COVERAGE
       throw cli::CliError{"the coverage build has the full N = 4 core only"};
 #else
-      const ShippedCore model = core == "small"
-          ? ShippedCore{"small_icebreaker", TESSERA_small_icebreaker_CONFIG, TESSERA_small_icebreaker_PARAMS}
-          : ShippedCore{"core_n4_serial_act", TESSERA_core_n4_serial_act_CONFIG, TESSERA_core_n4_serial_act_PARAMS};
+      const ShippedCore model =
+          core == "small" ? ShippedCore{"small_icebreaker", TESSERA_small_icebreaker_CONFIG, TESSERA_small_icebreaker_PARAMS}
+          : core == "lite" ? ShippedCore{"lite_icebreaker", TESSERA_lite_icebreaker_CONFIG, TESSERA_lite_icebreaker_PARAMS}
+                           : ShippedCore{"core_n4_serial_act", TESSERA_core_n4_serial_act_CONFIG, TESSERA_core_n4_serial_act_PARAMS};
       if (!built_for(cfg, model))
         throw cli::CliError{"--core " + core + " is built for " + model.config + " only, not " + cfg.summary()};
       if (core == "small") regress(CoreTag<Vsmall_icebreaker>{});
+      else if (core == "lite") regress(CoreTag<Vlite_icebreaker>{});
       else regress(CoreTag<Vcore_n4_serial_act>{});
 #endif
     } else {

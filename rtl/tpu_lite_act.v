@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: Apache-2.0
+// The lite core's act sequencer (docs/isa.md, "act"): first the parameter block's nine
+// unified-buffer rows into a memory of its own (the output rows may overwrite the block;
+// the shift row into a register, checked: a shift above 63 faults ACT_PARAM before any
+// output), then each output row lane by lane, each lane the maximum over the pooling
+// planes of its requantized accumulators (one at a time, tpu_small_requant), and the row
+// written once its N lanes are done.
+`default_nettype none
+
+module tpu_lite_act #(
+    parameter integer ArraySize = 4,
+    parameter integer UbRows    = 1024,
+    parameter integer AccRows   = 512
+) (
+    input  wire                clk_i,
+    input  wire                rst_ni,
+    input  wire                start_i,     // instr_i is an act that passed its checks
+    input  wire [127:0]        instr_i,     // (sampled at start_i)
+    output wire                busy_o,
+    output wire                fault_o,     // one cycle: ACT_PARAM (and busy_o falls)
+    // the unified buffer's port: the parameter rows' reads, the output rows' writes
+    output wire                ub_req_o,
+    output wire                ub_we_o,
+    output wire [UbBits-1:0]   ub_addr_o,
+    output wire [N*8-1:0]      ub_wdata_o,
+    input  wire                ub_grant_i,
+    input  wire [N*8-1:0]      ub_rdata_i,  // the cycle after a granted read
+    // the accumulators' read port
+    output wire                acc_rd_o,
+    output wire [AccBits-1:0]  acc_rd_addr_o,
+    input  wire [N*32-1:0]     acc_rdata_i  // the cycle after
+);
+`include "tpu_isa.vh"
+  localparam integer N       = ArraySize;
+  localparam integer NBits   = $clog2(N);
+  localparam integer UbBits  = $clog2(UbRows);
+  localparam integer AccBits = $clog2(AccRows);
+  localparam integer WBits   = NBits - 2;          // words of a row: N / 4
+  localparam integer PBits   = 3;                  // the eight word rows of the block
+
+  initial begin
+    if (N < 4 || TPU_ACT_BIAS_ROW != 4'd0 || TPU_ACT_MULTIPLIER_ROW != 4'd4 || TPU_ACT_SHIFT_ROW != 4'd8 ||
+        TPU_ACT_PARAM_ROWS != 4'd9) begin
+      $display("tpu_lite_act: N >= 4, and the parameter block of bias rows 0-3, multipliers 4-7, shifts 8");
+      $finish;
+    end
+  end
+
+  // per lane and plane: SRead (its accumulator row and bias row read), SBias, SMult (the
+  // multiplier's row read, then taken), SStart, SReq (the requantization)
+  localparam [2:0] SIdle = 3'd0, SCopy = 3'd1, SRead = 3'd2, SBias = 3'd3, SMult = 3'd4,
+                   SStart = 3'd5, SReq = 3'd6, SWrite = 3'd7;
+  reg [2:0]          st_q;
+  reg [15:0]         ub_q, rows_m1_q, params_q, r_q, row_acc_q, plane_q;
+  reg [3:0]          pool_m1_q, g_q, p_q;
+  reg [7:0]          zp_q;
+  reg                relu_q;
+  reg                copied_q;            // a parameter row read last cycle (row p_q - 1)
+  reg [NBits-1:0]    i_q;                 // the lane
+  reg [N*8-1:0]      shifts_q, out_q;
+  reg [31:0]         acc_v_q, bias_q, mult_q;
+  reg [7:0]          best_q;
+  reg                fault_q;
+
+  wire copy_read = st_q == SCopy && p_q != 4'd9;
+  wire copy_take = copy_read && ub_grant_i;
+  wire last_lane = i_q == N[NBits-1:0] - 1'b1;
+  wire last_plane = g_q == pool_m1_q;
+  wire last_row  = r_q == rows_m1_q;
+
+  // the parameter memory: the block's rows 0-7 (bias, multiplier words)
+  // lane i's words: row i / (N / 4) of the four (bias rows 0-3, multiplier rows 4-7), word
+  // i mod (N / 4) of the row
+  wire [1:0]       quarter  = i_q[NBits-1:NBits-2];
+  localparam [NBits-1:0] WordMask = (1 << WBits) - 1;
+  wire [NBits-1:0] word     = i_q & WordMask;
+  wire [PBits-1:0] bias_row = {1'b0, quarter};
+  wire [PBits-1:0] mult_row = {1'b1, quarter};
+  wire [N*8-1:0]   pm_rdata;
+  tpu_small_ram #(.Width(N * 8), .Depth(8)) u_params (
+      .clk_i,
+      .rd_en_i(st_q == SRead || st_q == SBias),
+      .rd_addr_i(st_q == SBias ? mult_row : bias_row),
+      .rd_data_o(pm_rdata),
+      .wr_en_i(copied_q && p_q <= 4'd8),
+      .wr_addr_i(p_q[PBits-1:0] - 1'b1),
+      .wr_data_i(ub_rdata_i));
+  wire [31:0] pm_word = pm_rdata[32 * word +: 32];
+
+  // shift bytes above 63
+  reg shift_bad;
+  integer l;
+  always @(*) begin
+    shift_bad = 1'b0;
+    for (l = 0; l < N; l = l + 1) shift_bad = shift_bad | |ub_rdata_i[8*l+6 +: 2];
+  end
+
+  wire       rq_done;
+  wire [7:0] rq_q;
+  tpu_small_requant u_requant (
+      .clk_i,
+      .rst_ni,
+      .start_i(st_q == SStart),
+      .acc_i(acc_v_q),
+      .bias_i(bias_q),
+      .mult_i(mult_q),
+      .shift_i(shifts_q[8*i_q +: 6]),
+      .zp_i(zp_q),
+      .relu_i(relu_q),
+      .done_o(rq_done),
+      .q_o(rq_q));
+  wire [7:0] best = (g_q == 4'd0 || $signed(rq_q) > $signed(best_q)) ? rq_q : best_q;
+
+  always @(posedge clk_i) begin
+    fault_q <= 1'b0;
+    if (!rst_ni) begin
+      st_q <= SIdle;
+    end else begin
+      case (st_q)
+        SIdle:  if (start_i) st_q <= SCopy;
+        SCopy:  if (p_q == 4'd9 && copied_q) begin   // the shift row arrives now
+                  fault_q <= shift_bad;
+                  st_q    <= shift_bad ? SIdle : SRead;
+                end
+        SRead:  st_q <= SBias;
+        SBias:  st_q <= SMult;
+        SMult:  st_q <= SStart;
+        SStart: st_q <= SReq;
+        SReq:   if (rq_done) st_q <= last_plane && last_lane ? SWrite : SRead;
+        default: if (ub_grant_i) st_q <= last_row ? SIdle : SRead;   // SWrite
+      endcase
+    end
+  end
+
+  always @(posedge clk_i) begin
+    if (st_q == SIdle && start_i) begin
+      ub_q      <= instr_i[TPU_ACT_UB_LSB +: 16];
+      rows_m1_q <= instr_i[TPU_ACT_ROWS_LSB +: 16];
+      params_q  <= instr_i[TPU_ACT_PARAMS_LSB +: 16];
+      pool_m1_q <= instr_i[TPU_ACT_POOL_LSB +: 4];
+      zp_q      <= instr_i[TPU_ACT_ZP_LSB +: 8];
+      relu_q    <= instr_i[TPU_ACT_RELU_LSB];
+      row_acc_q <= instr_i[TPU_ACT_ACC_LSB +: 16];
+      plane_q   <= instr_i[TPU_ACT_ACC_LSB +: 16];
+      r_q       <= 16'd0;
+      g_q       <= 4'd0;
+      p_q       <= 4'd0;
+      i_q       <= {NBits{1'b0}};
+    end
+    copied_q <= copy_take;
+    if (copy_take) p_q <= p_q + 4'd1;
+    if (st_q == SCopy) shifts_q <= ub_rdata_i;   // (the last row copied: the shifts)
+    // lane i_q, plane g_q: its accumulator and bias arrive in SBias, the multiplier in SMult
+    if (st_q == SBias) begin
+      acc_v_q <= acc_rdata_i[32*i_q +: 32];
+      bias_q  <= pm_word;
+    end
+    if (st_q == SMult) mult_q <= pm_word;
+    if (st_q == SReq && rq_done) begin
+      best_q <= best;
+      if (!last_plane) begin
+        g_q     <= g_q + 4'd1;
+        plane_q <= plane_q + rows_m1_q + 16'd1;
+      end else begin
+        out_q[8*i_q +: 8] <= best;
+        g_q     <= 4'd0;
+        plane_q <= row_acc_q;
+        i_q     <= i_q + 1'b1;
+      end
+    end
+    if (st_q == SWrite && ub_grant_i) begin
+      r_q       <= r_q + 16'd1;
+      row_acc_q <= row_acc_q + 16'd1;
+      plane_q   <= row_acc_q + 16'd1;
+    end
+  end
+
+  // the accumulator of lane i_q, plane g_q: read with its bias
+  assign acc_rd_o      = st_q == SRead;
+  assign acc_rd_addr_o = plane_q[AccBits-1:0];
+  assign busy_o     = st_q != SIdle;
+  assign fault_o    = fault_q;
+  assign ub_req_o   = copy_read || st_q == SWrite;
+  assign ub_we_o    = st_q == SWrite;
+  assign ub_addr_o  = st_q == SWrite ? ub_q[UbBits-1:0] + r_q[UbBits-1:0]
+                                     : params_q[UbBits-1:0] + {{(UbBits-4){1'b0}}, p_q};
+  assign ub_wdata_o = out_q;
+
+  wire unused = ^{ub_q[15:UbBits], params_q[15:UbBits], plane_q[15:AccBits]};
+endmodule
+
+`default_nettype wire

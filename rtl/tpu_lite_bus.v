@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: Apache-2.0
+// The lite core's device-memory port: single-word AXI4 reads for two requesters (the
+// fetch and the DMA, in turn when both ask), several in flight, their beats returned in
+// order to the one that asked; and single-word writes with byte strobes (the DMA),
+// several in flight, their responses counted. Each channel's request waits in a
+// register of its own, so that a request, once on the bus, stays as AXI wants.
+`default_nettype none
+`include "tpu_axi_ports.vh"
+
+module tpu_lite_bus #(
+    parameter integer DataBits    = 32,
+    parameter integer Outstanding = 4     // reads in flight (a power of two)
+) (
+    input  wire                  clk_i,
+    input  wire                  rst_ni,
+    // word reads: a (the fetch) and b (the DMA)
+    input  wire                  a_req_i,
+    input  wire [31:0]           a_addr_i,
+    output wire                  a_grant_o,
+    input  wire                  b_req_i,
+    input  wire [31:0]           b_addr_i,
+    output wire                  b_grant_o,
+    output wire                  a_beat_o,    // a's next beat is on rdata_o (always taken)
+    output wire                  b_beat_o,    // b's, taken with b_ready_i
+    input  wire                  b_ready_i,
+    output wire [DataBits-1:0]   rdata_o,
+    output wire                  rerr_o,      // the beat was answered with an error
+    output wire                  rd_busy_o,   // reads in flight
+    // word writes (b)
+    input  wire                  w_req_i,
+    input  wire [31:0]           w_addr_i,
+    input  wire [DataBits-1:0]   w_data_i,
+    input  wire [DataBits/8-1:0] w_strb_i,
+    output wire                  w_grant_o,
+    output wire                  w_busy_o,    // writes without their response
+    output wire                  w_err_o,     // a response with an error, this cycle
+    `TPU_AXI_RD_MASTER_PORTS(m_axi_, DataBits),
+    `TPU_AXI_WR_MASTER_PORTS(m_axi_, DataBits)
+);
+  localparam integer Bytes    = DataBits / 8;
+  localparam integer LaneBits = $clog2(Bytes);
+  localparam [2:0]   Size     = LaneBits[2:0];
+  localparam integer TagBits  = $clog2(Outstanding);
+
+  // ---- reads -----------------------------------------------------------------------------
+  reg                 ar_valid_q, ar_tag_q, turn_q;    // turn_q: b first on a tie
+  reg  [31:0]         ar_addr_q;
+  reg  [Outstanding-1:0] tags_q;                       // the requesters of the reads in flight, oldest at rd_q
+  reg  [TagBits-1:0]  tag_wr_q, tag_rd_q;
+  reg  [TagBits:0]    inflight_q;
+  wire ar_fire  = ar_valid_q && m_axi_arready_i;
+  wire ar_free  = !ar_valid_q || ar_fire;
+  wire r_fire   = m_axi_rvalid_i && m_axi_rready_o;
+  wire room     = inflight_q < Outstanding[TagBits:0] || r_fire;
+  wire load     = ar_free && room && (a_req_i || b_req_i);
+  wire pick_b   = b_req_i && (!a_req_i || turn_q);
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      ar_valid_q <= 1'b0;
+      turn_q     <= 1'b0;
+      tag_wr_q   <= {TagBits{1'b0}};
+      tag_rd_q   <= {TagBits{1'b0}};
+      inflight_q <= {(TagBits+1){1'b0}};
+    end else begin
+      if (load) begin
+        ar_valid_q <= 1'b1;
+        turn_q     <= !pick_b;
+        tag_wr_q   <= tag_wr_q + 1'b1;
+      end else if (ar_fire) begin
+        ar_valid_q <= 1'b0;
+      end
+      if (r_fire) tag_rd_q <= tag_rd_q + 1'b1;
+      inflight_q <= inflight_q + {{TagBits{1'b0}}, load} - {{TagBits{1'b0}}, r_fire};
+    end
+    if (load) begin
+      ar_addr_q        <= {pick_b ? b_addr_i[31:LaneBits] : a_addr_i[31:LaneBits], {LaneBits{1'b0}}};
+      ar_tag_q         <= pick_b;
+      tags_q[tag_wr_q] <= pick_b;
+    end
+  end
+  wire head_b = tags_q[tag_rd_q];
+
+  assign a_grant_o        = load && !pick_b;
+  assign b_grant_o        = load && pick_b;
+  assign m_axi_arvalid_o  = ar_valid_q;
+  assign m_axi_araddr_o   = ar_addr_q;
+  assign m_axi_arlen_o    = 8'd0;
+  assign m_axi_arsize_o   = Size;
+  assign m_axi_arburst_o  = 2'b01;
+  assign m_axi_rready_o   = !head_b || b_ready_i;
+  assign a_beat_o         = m_axi_rvalid_i && !head_b;
+  assign b_beat_o         = m_axi_rvalid_i && head_b;
+  assign rdata_o          = m_axi_rdata_i;
+  assign rerr_o           = m_axi_rresp_i[1];
+  assign rd_busy_o        = inflight_q != {(TagBits+1){1'b0}};
+
+  // ---- writes ----------------------------------------------------------------------------
+  reg                 aw_valid_q, wv_q;
+  reg  [31:0]         aw_addr_q;
+  reg  [DataBits-1:0] w_data_q;
+  reg  [Bytes-1:0]    w_strb_q;
+  reg  [7:0]          wpend_q;           // writes without their response
+  wire aw_done = !aw_valid_q || m_axi_awready_i;
+  wire w_done  = !wv_q || m_axi_wready_i;
+  wire w_load  = w_req_i && aw_done && w_done && wpend_q != 8'hff;
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      aw_valid_q <= 1'b0;
+      wv_q       <= 1'b0;
+      wpend_q    <= 8'd0;
+    end else begin
+      if (w_load) begin
+        aw_valid_q <= 1'b1;
+        wv_q       <= 1'b1;
+      end else begin
+        if (m_axi_awready_i) aw_valid_q <= 1'b0;
+        if (m_axi_wready_i)  wv_q       <= 1'b0;
+      end
+      wpend_q <= wpend_q + {7'd0, w_load} - {7'd0, m_axi_bvalid_i};
+    end
+    if (w_load) begin
+      aw_addr_q <= {w_addr_i[31:LaneBits], {LaneBits{1'b0}}};
+      w_data_q  <= w_data_i;
+      w_strb_q  <= w_strb_i;
+    end
+  end
+
+  assign w_grant_o        = w_load;
+  assign w_busy_o         = wpend_q != 8'd0;
+  assign w_err_o          = m_axi_bvalid_i && m_axi_bresp_i[1];
+  assign m_axi_awvalid_o  = aw_valid_q;
+  assign m_axi_awaddr_o   = aw_addr_q;
+  assign m_axi_awlen_o    = 8'd0;
+  assign m_axi_awsize_o   = Size;
+  assign m_axi_awburst_o  = 2'b01;
+  assign m_axi_wvalid_o   = wv_q;
+  assign m_axi_wdata_o    = w_data_q;
+  assign m_axi_wstrb_o    = w_strb_q;
+  assign m_axi_wlast_o    = 1'b1;
+  assign m_axi_bready_o   = 1'b1;
+
+  wire unused = ^{m_axi_rlast_i, m_axi_rresp_i[0], m_axi_bresp_i[0], ar_tag_q, a_addr_i[LaneBits-1:0],
+                  b_addr_i[LaneBits-1:0], w_addr_i[LaneBits-1:0]};
+endmodule
+
+`default_nettype wire

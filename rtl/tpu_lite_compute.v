@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: Apache-2.0
+// The lite core's compute unit: one mmc or act at a time (tpu_lite_mmc, tpu_lite_act),
+// handed over by the front end, with the multiply array (tpu_mac_array) and the
+// accumulators (a row of N words per address, scrubbed after reset and every run).
+// The unified buffer's port and the weight FIFO's read port are the core's.
+`default_nettype none
+
+module tpu_lite_compute #(
+    parameter integer ArraySize  = 4,
+    parameter integer UbRows     = 1024,
+    parameter integer AccRows    = 512,
+    parameter integer WfifoDepth = 16
+) (
+    input  wire                 clk_i,
+    input  wire                 rst_ni,
+    // the front end's hand-over: an mmc or act that passed its checks
+    input  wire                 take_i,
+    input  wire [127:0]         instr_i,
+    input  wire [31:0]          pc_i,
+    output wire                 busy_o,        // (take_i only while it is low)
+    output wire                 fault_o,       // one cycle: ACT_PARAM at fault_pc_o
+    output wire [31:0]          fault_pc_o,
+    // the unified buffer's port
+    output wire                 ub_req_o,
+    output wire                 ub_we_o,
+    output wire [UbBits-1:0]    ub_addr_o,
+    output wire [N*8-1:0]       ub_wdata_o,
+    input  wire                 ub_grant_i,
+    input  wire [N*8-1:0]       ub_rdata_i,
+    // the weight FIFO's read port
+    output wire                 wf_rd_o,
+    output wire [WfBits-1:0]    wf_addr_o,
+    input  wire [N*8-1:0]       wf_rdata_i,
+    output wire                 wf_pop_o,
+    // the accumulators' scrub (a run ended, or reset)
+    input  wire                 scrub_i,
+    output wire                 scrub_busy_o,
+    output wire                 row_o,         // a row enters the array
+    output wire [1:0]           dbg_busy_o     // {act, mmc} running
+);
+`include "tpu_isa.vh"
+  localparam integer N       = ArraySize;
+  localparam integer NBits   = $clog2(N);
+  localparam integer SumBits = 16 + $clog2(N);
+  localparam integer UbBits  = $clog2(UbRows);
+  localparam integer AccBits = $clog2(AccRows);
+  localparam integer WfBits  = ((WfifoDepth > 1) ? $clog2(WfifoDepth) : 1) + NBits;
+
+  reg [31:0] pc_q;
+  always @(posedge clk_i) if (take_i) pc_q <= pc_i;
+  wire is_mmc = instr_i[3:0] == TPU_OP_MMC;
+
+  // mmc
+  wire                 m_busy, m_ub_req, m_w_we, m_acc_rd, m_acc_wr;
+  wire [UbBits-1:0]    m_ub_addr;
+  wire [NBits-1:0]     m_w_row;
+  wire [N*8-1:0]       m_w, m_x;
+  wire [N*SumBits-1:0] y;
+  wire [AccBits-1:0]   m_acc_rd_addr, m_acc_wr_addr;
+  wire [N*32-1:0]      acc_rdata, m_acc_wdata;
+  tpu_lite_mmc #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth)) u_mmc (
+      .clk_i,
+      .rst_ni,
+      .start_i(take_i && is_mmc),
+      .instr_i,
+      .busy_o(m_busy),
+      .ub_req_o(m_ub_req),
+      .ub_addr_o(m_ub_addr),
+      .ub_grant_i,
+      .ub_rdata_i,
+      .wf_rd_o,
+      .wf_addr_o,
+      .wf_rdata_i,
+      .wf_pop_o,
+      .w_we_o(m_w_we),
+      .w_row_o(m_w_row),
+      .w_o(m_w),
+      .x_o(m_x),
+      .y_i(y),
+      .acc_rd_o(m_acc_rd),
+      .acc_rd_addr_o(m_acc_rd_addr),
+      .acc_rdata_i(acc_rdata),
+      .acc_wr_o(m_acc_wr),
+      .acc_wr_addr_o(m_acc_wr_addr),
+      .acc_wdata_o(m_acc_wdata),
+      .row_o);
+
+  tpu_mac_array #(.ArraySize(N)) u_array (
+      .clk_i,
+      .w_we_i(m_w_we),
+      .w_row_i(m_w_row),
+      .w_i(m_w),
+      .x_i(m_x),
+      .y_o(y));
+
+  // act
+  wire               a_busy, a_ub_req, a_ub_we, a_acc_rd;
+  wire [UbBits-1:0]  a_ub_addr;
+  wire [AccBits-1:0] a_acc_rd_addr;
+  tpu_lite_act #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows)) u_act (
+      .clk_i,
+      .rst_ni,
+      .start_i(take_i && !is_mmc),
+      .instr_i,
+      .busy_o(a_busy),
+      .fault_o,
+      .ub_req_o(a_ub_req),
+      .ub_we_o(a_ub_we),
+      .ub_addr_o(a_ub_addr),
+      .ub_wdata_o,
+      .ub_grant_i,
+      .ub_rdata_i,
+      .acc_rd_o(a_acc_rd),
+      .acc_rd_addr_o(a_acc_rd_addr),
+      .acc_rdata_i(acc_rdata));
+
+  // the accumulators: read by the one busy sequencer; written by mmc, or zeros by the scrub
+  wire               scrubbing;
+  wire [AccBits-1:0] scrub_row;
+  tpu_scrub #(.Rows(AccRows)) u_scrub (
+      .clk_i,
+      .rst_ni,
+      .start_i(scrub_i),
+      .active_o(scrubbing),
+      .row_o(scrub_row));
+  tpu_small_ram #(.Width(N * 32), .Depth(AccRows)) u_acc (
+      .clk_i,
+      .rd_en_i(m_acc_rd || a_acc_rd),
+      .rd_addr_i(m_busy ? m_acc_rd_addr : a_acc_rd_addr),
+      .rd_data_o(acc_rdata),
+      .wr_en_i(m_acc_wr || scrubbing),
+      .wr_addr_i(scrubbing ? scrub_row : m_acc_wr_addr),
+      .wr_data_i(scrubbing ? {N*32{1'b0}} : m_acc_wdata));
+
+  assign busy_o       = m_busy || a_busy;
+  assign dbg_busy_o   = {a_busy, m_busy};
+  assign fault_pc_o   = pc_q;
+  assign ub_req_o     = m_ub_req || a_ub_req;
+  assign ub_we_o      = a_ub_we;
+  assign ub_addr_o    = m_busy ? m_ub_addr : a_ub_addr;
+  assign scrub_busy_o = scrubbing;
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: Apache-2.0
+// The lite core's row gather, for rhm and rw: rows of N bytes, each made of segments of
+// device memory placed one after another from lane 0 (rhm: segs segments of seglen
+// bytes, segstride apart; an rw tile's row: one segment of its n bytes, or with
+// transpose n one-byte segments, stride apart), the rest of the row zero. Rows after
+// the first seg_rows have no segments (an rw tile's rows past k).
+//
+// Two walks over the same rows: the requests ask for the bus words each segment
+// touches, one a cycle, as far as the bus takes them; the beats, which come back in
+// order, are placed by a second walk that keeps only the low address bits it needs
+// (where in its word a segment starts). A row is offered (row_valid_o) when its last
+// beat is placed, and the beats wait while it is.
+`default_nettype none
+
+module tpu_lite_gather #(
+    parameter integer ArraySize = 4,
+    parameter integer DataBits  = 32
+) (
+    input  wire                clk_i,
+    input  wire                rst_ni,
+    input  wire                start_i,
+    input  wire [15:0]         rows_m1_i,
+    input  wire [15:0]         seg_rows_m1_i,   // rows 0 .. seg_rows_m1_i have segments
+    input  wire [31:0]         base_i,          // row 0's first segment
+    input  wire [15:0]         rstride_i,       // between rows' first segments
+    input  wire [5:0]          segs_m1_i,
+    input  wire [15:0]         segstride_i,
+    input  wire [5:0]          seglen_m1_i,
+    output wire                busy_o,
+    // word reads (tpu_lite_bus)
+    output wire                req_o,
+    output wire [31:0]         addr_o,
+    input  wire                grant_i,
+    input  wire                beat_i,
+    input  wire [DataBits-1:0] data_i,
+    input  wire                beat_err_i,
+    output wire                ready_o,
+    // rows, in order
+    output wire                row_valid_o,
+    output wire [N*8-1:0]      row_o,
+    input  wire                row_ready_i,
+    output wire                err_o,           // a beat of this job had a bus error
+    output wire [6:0]          bytes_o          // bytes placed this cycle (a segment's, at its end)
+);
+  localparam integer N        = ArraySize;
+  localparam integer B        = DataBits / 8;
+  localparam integer LaneBits = $clog2(B);
+
+  // Words a segment of len bytes touches when it starts at byte low of a word, minus one.
+  function automatic [6:0] words_m1(input [LaneBits-1:0] low, input [5:0] len_m1);
+    words_m1 = ({{(7-LaneBits){1'b0}}, low} + {1'b0, len_m1}) >> LaneBits;
+  endfunction
+
+  reg  [15:0] rows_m1_q, seg_rows_m1_q, rstride_q, segstride_q;
+  reg  [5:0]  segs_m1_q, seglen_m1_q;
+
+  // ---- requests ------------------------------------------------------------------------------
+  reg         rq_on_q;
+  reg  [15:0] rq_r_q;
+  reg  [5:0]  rq_s_q;
+  reg  [6:0]  rq_w_q;
+  reg  [31:0] rq_row_q, rq_seg_q, rq_word_q;
+  wire        rq_has_segs = rq_r_q <= seg_rows_m1_q;
+  wire        rq_last_w   = rq_w_q == words_m1(rq_seg_q[LaneBits-1:0], seglen_m1_q);
+  wire        rq_last_s   = rq_s_q == segs_m1_q;
+  wire        rq_want     = rq_on_q && rq_has_segs;
+  wire        rq_step     = rq_want && grant_i;
+  wire [31:0] next_seg    = rq_seg_q + {16'd0, segstride_q};
+  wire [31:0] next_row    = rq_row_q + {16'd0, rstride_q};
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      rq_on_q <= 1'b0;
+    end else if (start_i) begin
+      rq_on_q <= 1'b1;
+    end else if (rq_on_q && (!rq_has_segs || (rq_step && rq_last_w && rq_last_s && rq_r_q == seg_rows_m1_q))) begin
+      rq_on_q <= 1'b0;   // (rows without segments ask for nothing)
+    end
+    if (start_i) begin
+      rq_r_q    <= 16'd0;
+      rq_s_q    <= 6'd0;
+      rq_w_q    <= 7'd0;
+      rq_row_q  <= base_i;
+      rq_seg_q  <= base_i;
+      rq_word_q <= {base_i[31:LaneBits], {LaneBits{1'b0}}};
+    end else if (rq_step) begin
+      if (!rq_last_w) begin
+        rq_w_q    <= rq_w_q + 7'd1;
+        rq_word_q <= rq_word_q + B;
+      end else if (!rq_last_s) begin
+        rq_w_q    <= 7'd0;
+        rq_s_q    <= rq_s_q + 6'd1;
+        rq_seg_q  <= next_seg;
+        rq_word_q <= {next_seg[31:LaneBits], {LaneBits{1'b0}}};
+      end else begin
+        rq_w_q    <= 7'd0;
+        rq_s_q    <= 6'd0;
+        rq_r_q    <= rq_r_q + 16'd1;
+        rq_row_q  <= next_row;
+        rq_seg_q  <= next_row;
+        rq_word_q <= {next_row[31:LaneBits], {LaneBits{1'b0}}};
+      end
+    end
+  end
+
+  // ---- beats ---------------------------------------------------------------------------------
+  reg                bt_on_q, full_q, err_q;
+  reg  [15:0]        bt_r_q;
+  reg  [5:0]         bt_s_q;
+  reg  [6:0]         bt_w_q;
+  reg  [LaneBits-1:0] bt_row_low_q, bt_seg_low_q;   // where row and segment start in their words
+  reg  [6:0]         bt_lane_q;                      // the segment's first lane
+  reg  [N*8-1:0]     row_q;
+  wire               bt_has_segs = bt_r_q <= seg_rows_m1_q;
+  wire               bt_last_w   = bt_w_q == words_m1(bt_seg_low_q, seglen_m1_q);
+  wire               bt_last_s   = bt_s_q == segs_m1_q;
+  wire               bt_last_r   = bt_r_q == rows_m1_q;
+  wire               take_beat   = bt_on_q && !full_q && bt_has_segs && beat_i;
+  wire               seg_done    = take_beat && bt_last_w;
+  // the row is complete: its last segment's last beat, or at once without segments
+  wire               row_done    = bt_on_q && !full_q && (bt_has_segs ? seg_done && bt_last_s : 1'b1);
+  wire               offered     = full_q && row_ready_i;
+  wire [LaneBits-1:0] next_row_low = bt_row_low_q + rstride_q[LaneBits-1:0];
+  wire [LaneBits-1:0] next_seg_low = bt_seg_low_q + segstride_q[LaneBits-1:0];
+
+  // The beat's bytes in their lanes: word byte k lies at segment offset w * B + k - low,
+  // lane first + offset, when the offset is within the segment.
+  localparam integer OffBits = 7 + LaneBits + 1;
+  reg [N*8-1:0]       placed;
+  reg [OffBits-1:0]   at, off;
+  integer i, k;
+  always @(*) begin
+    placed = row_q;
+    for (k = 0; k < B; k = k + 1) begin
+      at  = {1'b0, bt_w_q, {LaneBits{1'b0}}} + k[OffBits-1:0];
+      off = at - {{(OffBits-LaneBits){1'b0}}, bt_seg_low_q};
+      for (i = 0; i < N; i = i + 1)
+        if (at >= {{(OffBits-LaneBits){1'b0}}, bt_seg_low_q} && off <= {{(OffBits-6){1'b0}}, seglen_m1_q} &&
+            off + {{(OffBits-7){1'b0}}, bt_lane_q} == i[OffBits-1:0])
+          placed[8*i +: 8] = data_i[8*k +: 8];
+    end
+  end
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      bt_on_q <= 1'b0;
+      full_q  <= 1'b0;
+    end else if (start_i) begin
+      bt_on_q <= 1'b1;
+      full_q  <= 1'b0;
+    end else begin
+      if (row_done) full_q <= 1'b1;
+      else if (offered) begin
+        full_q <= 1'b0;
+        if (bt_last_r) bt_on_q <= 1'b0;
+      end
+    end
+    if (start_i) begin
+      err_q        <= 1'b0;
+      bt_r_q       <= 16'd0;
+      bt_s_q       <= 6'd0;
+      bt_w_q       <= 7'd0;
+      bt_row_low_q <= base_i[LaneBits-1:0];
+      bt_seg_low_q <= base_i[LaneBits-1:0];
+      bt_lane_q    <= 7'd0;
+      row_q        <= {N*8{1'b0}};
+    end else begin
+      if (take_beat) begin
+        row_q <= placed;
+        if (beat_err_i) err_q <= 1'b1;
+        if (!bt_last_w) begin
+          bt_w_q <= bt_w_q + 7'd1;
+        end else begin
+          bt_w_q <= 7'd0;
+          if (!bt_last_s) begin
+            bt_s_q       <= bt_s_q + 6'd1;
+            bt_seg_low_q <= next_seg_low;
+            bt_lane_q    <= bt_lane_q + {1'b0, seglen_m1_q} + 7'd1;
+          end
+        end
+      end
+      if (offered) begin   // the next row starts
+        row_q        <= {N*8{1'b0}};
+        bt_r_q       <= bt_r_q + 16'd1;
+        bt_s_q       <= 6'd0;
+        bt_lane_q    <= 7'd0;
+        bt_row_low_q <= next_row_low;
+        bt_seg_low_q <= next_row_low;
+      end
+    end
+  end
+
+  always @(posedge clk_i) begin
+    if (start_i) begin
+      rows_m1_q     <= rows_m1_i;
+      seg_rows_m1_q <= seg_rows_m1_i;
+      rstride_q     <= rstride_i;
+      segs_m1_q     <= segs_m1_i;
+      segstride_q   <= segstride_i;
+      seglen_m1_q   <= seglen_m1_i;
+    end
+  end
+
+  assign busy_o      = rq_on_q || bt_on_q;
+  assign req_o       = rq_want;
+  assign addr_o      = rq_word_q;
+  assign ready_o     = bt_on_q && !full_q && bt_has_segs;
+  assign row_valid_o = full_q;
+  assign row_o       = row_q;
+  assign err_o       = err_q;
+  assign bytes_o     = seg_done ? {1'b0, seglen_m1_q} + 7'd1 : 7'd0;
+
+  wire unused = ^{rq_row_q[LaneBits-1:0]};
+endmodule
+
+`default_nettype wire

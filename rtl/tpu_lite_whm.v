@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: Apache-2.0
+// The lite core's whm: unified-buffer rows ub, ub + 1, ... (rows per group, groups of
+// them) written to device memory, the first len bytes of each at addr + g * gstride +
+// r * stride, as the bus words they touch with byte strobes. A row is read from the
+// unified buffer while the one before is still being written. The instruction ends when
+// every write is answered; err_o then tells whether one was answered with an error (the
+// bytes there are dropped and the others written, as the golden model does).
+`default_nettype none
+
+module tpu_lite_whm #(
+    parameter integer ArraySize = 4,
+    parameter integer DataBits  = 32,
+    parameter integer UbRows    = 1024
+) (
+    input  wire                  clk_i,
+    input  wire                  rst_ni,
+    input  wire                  start_i,
+    input  wire [127:0]          instr_i,      // (sampled at start_i)
+    output wire                  busy_o,
+    output wire                  err_o,        // (when busy_o falls) a write had a bus error
+    // the unified buffer's port: row reads
+    output wire                  ub_req_o,
+    output wire [UbBits-1:0]     ub_addr_o,
+    input  wire                  ub_grant_i,
+    input  wire [N*8-1:0]        ub_rdata_i,
+    // word writes (tpu_lite_bus)
+    output wire                  w_req_o,
+    output wire [31:0]           w_addr_o,
+    output wire [DataBits-1:0]   w_data_o,
+    output wire [DataBits/8-1:0] w_strb_o,
+    input  wire                  w_grant_i,
+    input  wire                  w_busy_i,
+    input  wire                  w_err_i,
+    output wire [6:0]            bytes_o       // bytes written (a row's, as its last word goes)
+);
+`include "tpu_isa.vh"
+  localparam integer N        = ArraySize;
+  localparam integer B        = DataBits / 8;
+  localparam integer LaneBits = $clog2(B);
+  localparam integer UbBits   = $clog2(UbRows);
+
+  reg         on_q, err_q;
+  reg  [15:0] rows_m1_q, r_q, ub_q;
+  reg  [5:0]  groups_m1_q, g_q, len_m1_q;
+  reg  [15:0] stride_q, gstride_q;
+  reg  [31:0] row_addr_q, grp_addr_q;
+  reg         rd_left_q;                // rows still to read
+  reg         got_q;                    // a row read last cycle: its data is on the port
+  reg         have_q;                   // row_q holds a row being written
+  reg  [N*8-1:0] row_q;
+  reg  [31:0] wr_addr_q;                // that row's first byte
+  reg  [6:0]  w_q;                      // its word being written
+
+  wire last_r    = r_q == rows_m1_q;
+  wire last_g    = g_q == groups_m1_q;
+  wire read      = on_q && rd_left_q && !got_q && (!have_q || w_last_go);
+  wire rd_fire   = read && ub_grant_i;
+  wire [6:0] words_m1 = ({{(7-LaneBits){1'b0}}, wr_addr_q[LaneBits-1:0]} + {1'b0, len_m1_q}) >> LaneBits;
+  wire w_last    = w_q == words_m1;
+  wire w_go      = have_q && w_grant_i;
+  wire w_last_go = w_go && w_last;
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      on_q <= 1'b0;
+    end else if (start_i) begin
+      on_q <= 1'b1;
+    end else if (on_q && !rd_left_q && !got_q && !have_q && !w_busy_i) begin
+      on_q <= 1'b0;
+    end
+    if (start_i) begin
+      rows_m1_q   <= instr_i[TPU_WHM_ROWS_LSB +: 16];
+      groups_m1_q <= instr_i[TPU_WHM_GROUPS_LSB +: 6];
+      len_m1_q    <= instr_i[TPU_WHM_LEN_LSB +: 6];
+      stride_q    <= instr_i[TPU_WHM_STRIDE_LSB +: 16];
+      gstride_q   <= instr_i[TPU_WHM_GSTRIDE_LSB +: 16];
+      ub_q        <= instr_i[TPU_WHM_UB_LSB +: 16];
+      row_addr_q  <= instr_i[TPU_WHM_ADDR_LSB +: 32];
+      grp_addr_q  <= instr_i[TPU_WHM_ADDR_LSB +: 32];
+      r_q         <= 16'd0;
+      g_q         <= 6'd0;
+      rd_left_q   <= 1'b1;
+      got_q       <= 1'b0;
+      have_q      <= 1'b0;
+      err_q       <= 1'b0;
+    end else begin
+      got_q <= rd_fire;
+      if (rd_fire) begin   // the next row's place
+        ub_q <= ub_q + 16'd1;
+        if (!last_r) begin
+          r_q        <= r_q + 16'd1;
+          row_addr_q <= row_addr_q + {16'd0, stride_q};
+        end else begin
+          r_q        <= 16'd0;
+          g_q        <= g_q + 6'd1;
+          row_addr_q <= grp_addr_q + {16'd0, gstride_q};
+          grp_addr_q <= grp_addr_q + {16'd0, gstride_q};
+          if (last_g) rd_left_q <= 1'b0;
+        end
+        wr_addr_q <= row_addr_q;   // (taken into row_q with the data next cycle)
+      end
+      if (got_q) begin
+        row_q  <= ub_rdata_i;
+        have_q <= 1'b1;
+        w_q    <= 7'd0;
+      end else if (w_go) begin
+        if (w_last) have_q <= 1'b0;
+        else w_q <= w_q + 7'd1;
+      end
+      if (w_err_i) err_q <= 1'b1;
+    end
+  end
+
+  // The word w_q of the row's bytes: word byte k is row lane w * B + k - low.
+  localparam integer OffBits = 7 + LaneBits + 1;
+  reg [DataBits-1:0] wdata;
+  reg [B-1:0]        wstrb;
+  reg [OffBits-1:0]  at, lane;
+  integer k, i;
+  always @(*) begin
+    wdata = {DataBits{1'b0}};
+    wstrb = {B{1'b0}};
+    for (k = 0; k < B; k = k + 1) begin
+      at   = {1'b0, w_q, {LaneBits{1'b0}}} + k[OffBits-1:0];
+      lane = at - {{(OffBits-LaneBits){1'b0}}, wr_addr_q[LaneBits-1:0]};
+      if (at >= {{(OffBits-LaneBits){1'b0}}, wr_addr_q[LaneBits-1:0]} && lane <= {{(OffBits-6){1'b0}}, len_m1_q}) begin
+        wstrb[k] = 1'b1;
+        for (i = 0; i < N; i = i + 1)
+          if (lane == i[OffBits-1:0]) wdata[8*k +: 8] = row_q[8*i +: 8];
+      end
+    end
+  end
+
+  assign busy_o    = on_q;
+  assign err_o     = err_q;
+  assign ub_req_o  = read;
+  assign ub_addr_o = ub_q[UbBits-1:0];
+  assign w_req_o   = have_q;
+  assign w_addr_o  = {wr_addr_q[31:LaneBits], {LaneBits{1'b0}}} + {{(25-LaneBits){1'b0}}, w_q, {LaneBits{1'b0}}};
+  assign w_data_o  = wdata;
+  assign w_strb_o  = wstrb;
+  assign bytes_o   = w_last_go ? {1'b0, len_m1_q} + 7'd1 : 7'd0;
+
+  wire unused = ^{ub_q[15:UbBits], instr_i};
+endmodule
+
+`default_nettype wire
