@@ -4,8 +4,10 @@
 // core's AXI4 master and the host link's byte port.
 //
 // One access at a time, the byte port first (the host touches memory between runs and
-// must not starve behind a long run's traffic). AXI bursts are INCR, one beat every two
-// cycles; a beat outside MemBytes answers SLVERR and writes nothing. The byte port is
+// must not starve behind a long run's traffic). AXI bursts are INCR; a beat outside
+// MemBytes answers SLVERR and writes nothing. With Registered = 0 (the iCE40's SPRAM,
+// read data the cycle after) reads are pipelined: a beat a cycle, within a burst and
+// from one burst to the next; write beats come a cycle apart. The byte port is
 // only ever given addresses the host link has already range-checked.
 //
 // Registered = 1 (fast clocks, block RAM): the RAM's inputs come from registers and its
@@ -75,10 +77,25 @@ module tpu_board_mem #(
   reg [LaneBits-1:0] lane_q;     // byte-port read: the lane to answer with
   reg [1:0]          wait_q;     // read: cycles still to wait for the data
 
+  // Registered = 0: reads go through a pipeline instead of the states SRdRam and SRdBeat:
+  // a beat's RAM read is issued when the RAM's output is free (no beat on it, or the one
+  // on it is taken now), so back-to-back bursts and the beats of one burst come a cycle
+  // apart. pissue_q: the burst has beats left to issue (word_q, left_q of them); pv_q:
+  // a beat is on the RAM's output (plast_q, perr_q its rlast and its range error).
+  localparam integer Pipe = Registered == 0 ? 1 : 0;
+  reg  pv_q, plast_q, perr_q, pissue_q;
+  wire p_busy    = Pipe != 0 && (pv_q || pissue_q);
+  wire out_free  = !pv_q || s_rready_i;
+  wire [IdxBits-1:0] ar_word = s_araddr_i[31:LaneBits];
+  wire p_ar      = Pipe != 0 && state_q == SIdle && !byte_valid_i && !pissue_q && out_free && s_arvalid_i;
+  wire p_next    = Pipe != 0 && pissue_q && out_free;
+  wire p_issue   = p_ar || p_next;
+  wire p_word_ok = p_ar ? ar_word < WordsI : word_q < WordsI;
+
   wire in_range  = word_q < WordsI;
-  wire take_byte = state_q == SIdle && byte_valid_i;
-  wire take_ar   = state_q == SIdle && !byte_valid_i && s_arvalid_i;
-  wire take_aw   = state_q == SIdle && !byte_valid_i && !s_arvalid_i && s_awvalid_i;
+  wire take_byte = state_q == SIdle && byte_valid_i && !p_busy;
+  wire take_ar   = Pipe == 0 && state_q == SIdle && !byte_valid_i && s_arvalid_i;
+  wire take_aw   = state_q == SIdle && !byte_valid_i && !s_arvalid_i && s_awvalid_i && !p_busy;
   wire r_fire    = state_q == SRdBeat && s_rready_i;
   wire w_fire    = state_q == SWrBeat && s_wvalid_i;
 
@@ -112,6 +129,12 @@ module tpu_board_mem #(
       word_q <= s_awaddr_i[31:LaneBits];
       left_q <= s_awlen_i;
       err_q  <= 1'b0;
+    end else if (p_ar) begin
+      word_q <= ar_word + 1'b1;
+      left_q <= s_arlen_i;
+    end else if (p_next) begin
+      word_q <= word_q + 1'b1;
+      left_q <= left_q - 8'd1;
     end else if (r_fire || w_fire) begin
       word_q <= word_q + 1'b1;
       left_q <= left_q - 8'd1;
@@ -126,9 +149,26 @@ module tpu_board_mem #(
   wire [WordBits-1:0] byte_word = byte_addr_i[WordBits+LaneBits-1:LaneBits];
   wire [Lanes-1:0]    byte_we   = byte_we_i ? ({{(Lanes-1){1'b0}}, 1'b1} << byte_addr_i[LaneBits-1:0])
                                             : {Lanes{1'b0}};
-  wire                cmd_en    = take_byte || (state_q == SRdRam && in_range) || (w_fire && in_range);
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      pv_q     <= 1'b0;
+      pissue_q <= 1'b0;
+    end else begin
+      if (p_issue) pv_q <= 1'b1;
+      else if (pv_q && s_rready_i) pv_q <= 1'b0;
+      if (p_ar) pissue_q <= s_arlen_i != 8'd0;
+      else if (p_next) pissue_q <= left_q != 8'd1;
+    end
+    if (p_issue) begin
+      plast_q <= p_ar ? s_arlen_i == 8'd0 : left_q == 8'd1;
+      perr_q  <= !p_word_ok;
+    end
+  end
+
+  wire                cmd_en    = take_byte || (state_q == SRdRam && in_range) || (w_fire && in_range) ||
+                                  (p_issue && p_word_ok);
   wire [Lanes-1:0]    cmd_we    = take_byte ? byte_we : (w_fire ? s_wstrb_i : {Lanes{1'b0}});
-  wire [WordBits-1:0] cmd_addr  = take_byte ? byte_word : word_q[WordBits-1:0];
+  wire [WordBits-1:0] cmd_addr  = take_byte ? byte_word : p_ar ? ar_word[WordBits-1:0] : word_q[WordBits-1:0];
   wire [DataWidth-1:0] cmd_wdata = take_byte ? {Lanes{byte_wdata_i}} : s_wdata_i;
   generate
     if (Registered != 0) begin : g_reg
@@ -162,12 +202,13 @@ module tpu_board_mem #(
   reg rd_err_q;
   always @(posedge clk_i) if (state_q == SRdRam) rd_err_q <= !in_range;
 
-  assign s_arready_o   = take_ar;
+  wire   r_err         = Pipe != 0 ? perr_q : rd_err_q;
+  assign s_arready_o   = take_ar || p_ar;
   assign s_awready_o   = take_aw;
-  assign s_rvalid_o    = state_q == SRdBeat;
-  assign s_rdata_o     = rd_err_q ? {DataWidth{1'b0}} : ram_rdata_i;
-  assign s_rresp_o     = rd_err_q ? 2'b10 : 2'b00;
-  assign s_rlast_o     = left_q == 8'd0;
+  assign s_rvalid_o    = Pipe != 0 ? pv_q : state_q == SRdBeat;
+  assign s_rdata_o     = r_err ? {DataWidth{1'b0}} : ram_rdata_i;
+  assign s_rresp_o     = r_err ? 2'b10 : 2'b00;
+  assign s_rlast_o     = Pipe != 0 ? plast_q : left_q == 8'd0;
   assign s_wready_o    = state_q == SWrBeat;
   assign s_bvalid_o    = state_q == SWrResp;
   assign s_bresp_o     = err_q ? 2'b10 : 2'b00;

@@ -14,7 +14,7 @@ module tpu_board_soc #(
     parameter integer SerialAct     = 0,        // 1: one requantization lane (tpu_activation)
     parameter integer LogicRows     = 0,        // matrix rows whose products are in logic (tpu_pe)
     parameter integer GatherSegs    = 0,        // DMA window gather (tpu_dma_in); configuration gather_segs
-    parameter integer SmallCore     = 0,        // 1: tpu_small_core instead of tpu_core (UP5K)
+    parameter integer SmallCore     = 0,        // 1: tpu_small_core instead of tpu_core (UP5K); 2: tpu_lite_core
     parameter integer MaxBeats      = 16,
     parameter integer ClksPerBit    = 104,      // clock / baud: 12 MHz, 115200 baud
     parameter integer MaxPayload    = 256,      // bytes per memory request
@@ -112,15 +112,28 @@ module tpu_board_soc #(
   wire [31:0]           unused_queues;
   generate
     if (SmallCore != 0) begin : g_small
-      tpu_small_core #(`TPU_GEOMETRY_PASS) u_core (
+      // (the two cores with one scoreboard slot and the same ports)
+      if (SmallCore == 2) begin : g_lite
+        tpu_lite_core #(`TPU_GEOMETRY_PASS) u_core (
 `include "tpu_board_core_ports.vh"
-          .trace_issue_o(unused_trace_issue),
-          .trace_pc_o(unused_trace_pc),
-          .trace_op_o(unused_trace_op),
-          .trace_slot_o(unused_trace_slot[0]),
-          .trace_retire_o(unused_trace_retire[0]),
-          .dbg_unit_busy_o(unused_busy),
-          .dbg_queue_count_o(unused_queues));
+            .trace_issue_o(unused_trace_issue),
+            .trace_pc_o(unused_trace_pc),
+            .trace_op_o(unused_trace_op),
+            .trace_slot_o(unused_trace_slot[0]),
+            .trace_retire_o(unused_trace_retire[0]),
+            .dbg_unit_busy_o(unused_busy),
+            .dbg_queue_count_o(unused_queues));
+      end else begin : g_scalar
+        tpu_small_core #(`TPU_GEOMETRY_PASS) u_core (
+`include "tpu_board_core_ports.vh"
+            .trace_issue_o(unused_trace_issue),
+            .trace_pc_o(unused_trace_pc),
+            .trace_op_o(unused_trace_op),
+            .trace_slot_o(unused_trace_slot[0]),
+            .trace_retire_o(unused_trace_retire[0]),
+            .dbg_unit_busy_o(unused_busy),
+            .dbg_queue_count_o(unused_queues));
+      end
       if (Slots > 1) begin : g_pad
         assign unused_trace_retire[Slots-1:1] = {(Slots-1){1'b0}};
       end

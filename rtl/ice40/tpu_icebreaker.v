@@ -11,7 +11,8 @@
 module tpu_icebreaker #(
     `TPU_GEOMETRY_PARAMS(4, 1024, 512, 32, 65536),
     parameter integer ClksPerBit    = 104,     // 12 MHz / 115200 baud
-    parameter integer TimeoutCycles = 1200000  // 0.1 s
+    parameter integer TimeoutCycles = 1200000, // 0.1 s
+    parameter integer LiteCore      = 0        // 1: the lite core (tpu_lite_core) instead of the small core
 ) (
     input  wire clk_i,
     input  wire btn_ni,
@@ -34,7 +35,7 @@ module tpu_icebreaker #(
   tpu_board_soc #(`TPU_GEOMETRY_PASS,
                   .ClksPerBit(ClksPerBit),
                   .TimeoutCycles(TimeoutCycles),
-                  .SmallCore(1)) u_soc (  // the UP5K's 5 280 cells hold the small core only
+                  .SmallCore(LiteCore != 0 ? 2 : 1)) u_soc (  // the UP5K's 5 280 cells hold the small core only
       .clk_i,
       .rst_ni(rst_n),
       .uart_rx_i,

@@ -242,3 +242,50 @@ TEMPLATE_TEST_CASE("board memory: AXI bursts and host bytes land and read back l
   // Finally every byte, through the host port.
   for (uint32_t a = 0; a < kMemBytes; a += 37) byte_access(b, rng, false, a, false);
 }
+
+// Registered = 0 reads in a pipeline: requests back to back while beats are still being
+// taken (random backpressure) come back in order with their data and rlast, and with
+// the beats always taken a single-beat request is answered every cycle.
+TEST_CASE("board memory: direct reads are pipelined, a beat a cycle", "[rtl][board]") {
+  std::mt19937 rng(tessera::test::test_seed());
+  Bench<Vtpu_board_mem_direct> b;
+  auto& d = b.dut;
+  for (uint32_t a = 0; a < kMemBytes; ++a) b.ref[a] = uint8_t(rng());
+  for (uint32_t w = 0; w < kMemBytes / 4; ++w)
+    b.ram.words[w] = b.ref[4 * w] | b.ref[4 * w + 1] << 8 | b.ref[4 * w + 2] << 16 | uint32_t(b.ref[4 * w + 3]) << 24;
+  for (bool pressure : {true, false}) {
+    struct Burst { uint32_t addr; int beats; };
+    std::vector<Burst> asked;   // requests taken, in order
+    size_t next = 0;            // the burst the next beat belongs to
+    int beat = 0, requests = 0;
+    const int total = 400;
+    long start = b.cycles, beats_seen = 0;
+    while (requests < total || next < asked.size()) {
+      const Burst want{rng() % 8 == 0 ? kMemBytes - 8 : 4 * (rng() % (kMemBytes / 4)),
+                       pressure ? 1 + int(rng() % 3) : 1};
+      d.s_arvalid_i = requests < total;
+      d.s_araddr_i = want.addr;
+      d.s_arlen_i = want.beats - 1;
+      d.s_rready_i = pressure ? rng() % 3 != 0 : 1;
+      b.step([&] {
+        if (d.s_arvalid_i && d.s_arready_o) asked.push_back(want), ++requests;
+        if (d.s_rvalid_o && d.s_rready_i) {
+          REQUIRE(next < asked.size());
+          const uint32_t a = asked[next].addr + 4 * beat;
+          INFO("beat " << beat << " of the burst at " << asked[next].addr);
+          REQUIRE(bool(d.s_rlast_o) == (beat == asked[next].beats - 1));
+          if (a < kMemBytes) {
+            REQUIRE(d.s_rresp_o == 0);
+            REQUIRE(d.s_rdata_o == (b.ref[a] | b.ref[a + 1] << 8 | b.ref[a + 2] << 16 | uint32_t(b.ref[a + 3]) << 24));
+          } else {
+            REQUIRE(d.s_rresp_o == 2);
+          }
+          ++beats_seen;
+          if (++beat == asked[next].beats) beat = 0, ++next;
+        }
+      });
+    }
+    d.s_arvalid_i = 0;
+    if (!pressure) CHECK(b.cycles - start <= beats_seen + 2);  // a beat a cycle
+  }
+}
