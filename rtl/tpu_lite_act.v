@@ -3,7 +3,7 @@
 // unified-buffer rows into a memory of its own (the output rows may overwrite the block;
 // the shift row into a register, checked: a shift above 63 faults ACT_PARAM before any
 // output), then each output row lane by lane, each lane the maximum over the pooling
-// planes of its requantized accumulators (one at a time, tpu_small_requant), and the row
+// planes of its requantized accumulators (one at a time, tpu_lite_requant), and the row
 // written once its N lanes are done.
 `default_nettype none
 
@@ -17,7 +17,7 @@ module tpu_lite_act #(
     input  wire                start_i,     // instr_i is an act that passed its checks
     input  wire [127:0]        instr_i,     // (sampled at start_i)
     output wire                busy_o,
-    output wire                fault_o,     // one cycle: ACT_PARAM (and busy_o falls)
+    output wire                fault_o,     // one cycle: ACT_PARAM (busy_o falls after it)
     // the unified buffer's port: the parameter rows' reads, the output rows' writes
     output wire                ub_req_o,
     output wire                ub_we_o,
@@ -97,7 +97,7 @@ module tpu_lite_act #(
 
   wire       rq_done;
   wire [7:0] rq_q;
-  tpu_small_requant u_requant (
+  tpu_lite_requant u_requant (
       .clk_i,
       .rst_ni,
       .start_i(st_q == SStart),
@@ -178,7 +178,7 @@ module tpu_lite_act #(
   // the accumulator of lane i_q, plane g_q: read with its bias
   assign acc_rd_o      = st_q == SRead;
   assign acc_rd_addr_o = plane_q[AccBits-1:0];
-  assign busy_o     = st_q != SIdle;
+  assign busy_o     = st_q != SIdle || fault_q;   // (busy until the fault shows: nothing younger starts meanwhile)
   assign fault_o    = fault_q;
   assign ub_req_o   = copy_read || st_q == SWrite;
   assign ub_we_o    = st_q == SWrite;

@@ -32,6 +32,8 @@ module tpu_lite_compute #(
     output wire [WfBits-1:0]    wf_addr_o,
     input  wire [N*8-1:0]       wf_rdata_i,
     output wire                 wf_pop_o,
+    input  wire                 wf_avail_i,    // a whole tile is in the FIFO
+    input  wire                 abort_i,       // the run failed: drop an mmc (it waits for tiles)
     // the accumulators' scrub (a run ended, or reset)
     input  wire                 scrub_i,
     output wire                 scrub_busy_o,
@@ -72,6 +74,8 @@ module tpu_lite_compute #(
       .wf_addr_o,
       .wf_rdata_i,
       .wf_pop_o,
+      .wf_avail_i,
+      .abort_i,
       .w_we_o(m_w_we),
       .w_row_o(m_w_row),
       .w_o(m_w),

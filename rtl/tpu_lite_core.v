@@ -186,7 +186,7 @@ module tpu_lite_core #(
       .wr_data_i(wf_wdata));
 
   // ---- front end and compute unit ---------------------------------------------------------------
-  wire         c_take, c_busy, c_fault, c_row;
+  wire         c_take, c_busy, c_fault, c_row, c_avail, c_abort;
   wire [127:0] c_instr;
   wire [31:0]  c_pc, c_fault_pc;
   wire         retire, tile, waits;
@@ -216,6 +216,8 @@ module tpu_lite_core #(
       .c_fault_i(c_fault),
       .c_fault_pc_i(c_fault_pc),
       .c_pop_i(wf_pop),
+      .c_avail_o(c_avail),
+      .c_abort_o(c_abort),
       .rd_req_o(d_req),
       .rd_addr_o(d_addr),
       .rd_grant_i(d_grant),
@@ -266,6 +268,8 @@ module tpu_lite_core #(
       .wf_addr_o(wf_raddr),
       .wf_rdata_i(wf_rdata),
       .wf_pop_o(wf_pop),
+      .wf_avail_i(c_avail),
+      .abort_i(c_abort),
       .scrub_i(scrub_go),
       .scrub_busy_o(scrub_busy_acc),
       .row_o(c_row),

@@ -1,16 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
-// The lite core's front end: it takes the instructions in program order from the fetch,
-// checks each (tpu_lite_check), applies the weight-FIFO rule, runs the DMA instructions
-// itself (rhm and rw through the row gather, whm), hands mmc and act to the compute
-// unit and goes on while it works, and ends the run.
+// The lite core's front end: it takes the instructions in program order from the fetch
+// into its decode register (D), checks each there (tpu_lite_check) while the fetch
+// brings the next, applies the weight-FIFO rule, and dispatches: rhm, rw and whm to its
+// DMA engine (the row gather, tpu_lite_gather, and tpu_lite_whm), mmc and act to the
+// compute unit; each runs on while the next instruction is checked.
 //
-// Order with the compute unit, which holds at most the one instruction handed to it:
-// an rhm whose rows that instruction reads or writes waits for it; a whm, a halt and
-// the next mmc or act wait until it is done (whm: so that no older instruction can
-// still fault once device memory is written). An rw waits for a free FIFO slot, which
-// the compute unit frees as it loads a tile into the array. Every fault the front end
-// finds is younger than the compute unit's instruction, whose own fault (ACT_PARAM)
-// therefore wins; the run ends once both are idle and the bus is quiet.
+// Order between them (each holds one instruction; program order is address order):
+//   rhm            waits for the DMA engine, and for the compute unit's instruction
+//                  when that one reads or writes the rows the rhm writes;
+//   rw             waits for the DMA engine; its tiles go into FIFO slots as these free
+//                  up, and an mmc that needs a tile waits for it whole (tpu_lite_mmc);
+//   mmc, act       wait for the compute unit, and for the DMA engine unless it runs an
+//                  rw (an rhm writes rows they read, a whm reads rows an act writes);
+//   whm, halt      wait until both are idle (a whm then writes nothing an older
+//                  instruction could still fault before); after a whm the fetch starts
+//                  over behind it, since it may have written the words read ahead.
+// The first fault in program order ends the run: the DMA engine's and the compute
+// unit's faults (BUS_ERROR, WEIGHT_FIFO after an rw's tiles, ACT_PARAM) can come after
+// a younger instruction's, so the fault with the lowest PC is kept. Dispatch stops at
+// the first; the run ends once everything is idle (an mmc waiting for tiles that will
+// not come is dropped).
 `default_nettype none
 
 module tpu_lite_front #(
@@ -45,6 +54,8 @@ module tpu_lite_front #(
     input  wire                  c_fault_i,
     input  wire [31:0]           c_fault_pc_i,
     input  wire                  c_pop_i,      // a tile left the FIFO for the array
+    output wire                  c_avail_o,    // the FIFO holds a whole tile
+    output wire                  c_abort_o,    // the run failed: drop an mmc waiting for tiles
     // the bus (tpu_lite_bus, requester b) and its state
     output wire                  rd_req_o,
     output wire [31:0]           rd_addr_o,
@@ -73,11 +84,11 @@ module tpu_lite_front #(
     output wire [WfBits-1:0]     wf_addr_o,
     output wire [N*8-1:0]        wf_wdata_o,
     // counter events
-    output wire                  retire_o,     // an instruction is done (or handed over)
+    output wire                  retire_o,     // an instruction is dispatched (or done)
     output wire [6:0]            read_bytes_o,
     output wire [6:0]            write_bytes_o,
     output wire                  tile_o,       // an rw tile is in the FIFO
-    output wire                  wait_o,       // the next instruction waits for the compute unit
+    output wire                  wait_o,       // the decoded instruction waits for a unit
     output wire [1:0]            dbg_busy_o    // {whm, rhm or rw} running
 );
 `include "tpu_isa.vh"
@@ -88,82 +99,117 @@ module tpu_lite_front #(
   localparam integer WfBits   = SlotBits + NBits;
   localparam integer CntBits  = $clog2(WfifoDepth + 1);
   localparam [CntBits-1:0] Depth = WfifoDepth[CntBits-1:0];
+  localparam integer NM1 = N - 1;
 
-  localparam [3:0] SIdle = 4'd0, SNext = 4'd1, SCheck = 4'd2, SDecide = 4'd3, SRhm = 4'd4,
-                   SRwTile = 4'd5, SRw = 4'd6, SWhm = 4'd7, SHand = 4'd8, SHalt = 4'd9,
-                   SStop = 4'd10;
-  reg [3:0] st_q;
-
-  wire [127:0] in = f_instr_i;
-  wire [3:0]   op = in[3:0];
-
-  // ---- the checks ----------------------------------------------------------------------------
-  wire        ck_done;
-  wire [3:0]  ck_err;
-  wire [16:0] ck_ub_end;
-  wire        unused_ck_busy;
+  // ---- D: the decode register ---------------------------------------------------------------
+  reg          d_valid_q, d_checked_q, stop_q;
+  reg  [127:0] d_q;
+  reg  [31:0]  d_pc_q;
+  reg  [3:0]   d_ferr_q;      // the fetch's fault at this PC
+  reg  [3:0]   d_err_q;       // the check's result
+  reg  [16:0]  d_ub_end_q;
+  wire [3:0]   op = d_q[3:0];
+  wire         ck_done;
+  wire [3:0]   ck_err;
+  wire [16:0]  ck_ub_end;
+  wire         unused_ck_busy;
+  reg          ck_start_q;
   tpu_lite_check #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .DramBytes(DramBytes)) u_check (
       .clk_i,
       .rst_ni,
-      .start_i(st_q == SNext && f_valid_i && f_err_i == TPU_ERR_NONE),
-      .instr_i(in),
+      .start_i(ck_start_q),
+      .instr_i(d_q),
       .busy_o(unused_ck_busy),
       .done_o(ck_done),
       .err_o(ck_err),
       .ub_end_o(ck_ub_end));
-  reg [3:0]  err_now_q;    // the check's result, kept
-  reg [16:0] ub_end_q;
 
-  // ---- the weight FIFO: the rule in program order, and the slots ------------------------------
-  reg  [CntBits-1:0]  tiles_q;   // tiles rw loaded and no switch took yet (program order)
+  // ---- the weight FIFO: the rule in program order, and the slots --------------------------------
+  reg  [CntBits-1:0]  tiles_q;   // tiles rw instructions dispatched brought, no switch took yet
   reg                 active_q;  // a tile was switched in this run
-  reg  [CntBits-1:0]  phys_q;    // tiles in the FIFO's memory (the compute unit pops them)
-  reg  [SlotBits-1:0] tail_q;
-  wire        sw         = in[TPU_MMC_SWITCH_LSB];
-  wire [4:0]  mmc_tiles  = {1'b0, in[TPU_MMC_TILES_LSB +: 4]} + 5'd1;
+  reg  [CntBits-1:0]  phys_q;    // whole tiles in the FIFO's memory (the compute unit pops them)
+  reg  [SlotBits-1:0] tail_q;    // the slot the DMA engine writes
+  wire        sw         = d_q[TPU_MMC_SWITCH_LSB];
+  wire [4:0]  mmc_tiles  = {1'b0, d_q[TPU_MMC_TILES_LSB +: 4]} + 5'd1;
+  wire [4:0]  rw_tiles   = {1'b0, d_q[TPU_RW_TILES_LSB +: 4]} + 5'd1;
+  wire [4:0]  room       = {{(5-CntBits){1'b0}}, Depth - tiles_q};   // tiles the rule lets an rw load
   wire        mmc_wf_bad = sw ? {{(5-CntBits){1'b0}}, tiles_q} < mmc_tiles : !active_q;
+  wire        rw_cut     = rw_tiles > room;      // an rw faults after the tiles that fit
+  wire [4:0]  rw_run     = rw_cut ? room : rw_tiles;
 
-  // ---- the compute unit's instruction: its unified-buffer rows -------------------------------
+  // ---- the DMA engine: one rhm, rw or whm --------------------------------------------------------
+  reg         x_on_q;            // a job runs
+  reg  [1:0]  x_kind_q;          // 0 rhm, 1 rw, 2 whm
+  reg  [31:0] x_pc_q;
+  reg         x_cut_q;           // rw: faults WEIGHT_FIFO after its tiles
+  reg  [15:0] x_ub_q;            // rhm: the next row's place
+  reg  [NBits-1:0] x_wrow_q;     // rw: the tile row being written
+  localparam [1:0] KRhm = 2'd0, KRw = 2'd1, KWhm = 2'd2;
+  wire        g_busy, g_row_valid, g_row_last, g_err, h_busy, h_err, whm_ub_req;
+  wire [N*8-1:0] g_row;
+  wire [UbBits-1:0] h_ub_addr;
+  wire        g_row_ready;
+  wire        x_busy = g_busy || h_busy;
+
+  // ---- the compute unit's instruction: its unified-buffer rows -----------------------------
   // mmc: reads [lo1, hi1); act: writes [lo1, hi1), reads its parameters [lo2, hi2)
-  reg [16:0] lo1_q, hi1_q, lo2_q, hi2_q;
-  wire [16:0] ub17 = {1'b0, in[TPU_MMC_UB_LSB +: 16]};
+  reg  [16:0] lo1_q, hi1_q, lo2_q, hi2_q;
+  wire [16:0] ub17 = {1'b0, d_q[TPU_MMC_UB_LSB +: 16]};
   function automatic overlap(input [16:0] alo, input [16:0] ahi, input [16:0] blo, input [16:0] bhi);
     overlap = alo < bhi && blo < ahi;
   endfunction
-  wire rhm_waits = c_busy_i && (overlap(ub17, ub_end_q, lo1_q, hi1_q) || overlap(ub17, ub_end_q, lo2_q, hi2_q));
+  wire rhm_hazard = c_busy_i && (overlap(ub17, d_ub_end_q, lo1_q, hi1_q) || overlap(ub17, d_ub_end_q, lo2_q, hi2_q));
 
-  // ---- the DMA instructions: the row gather (rhm, rw) and whm ---------------------------------
-  reg  [127:0] x_q;              // the DMA instruction being run
-  reg  [31:0]  x_pc_q;
-  reg  [3:0]   rw_left_q;        // its tiles after this one
-  reg  [31:0]  tile_addr_q;
-  reg  [15:0]  ub_row_q;         // rhm: the next row's place
-  reg  [NBits-1:0] wrow_q;       // rw: the tile row
-  wire        x_transpose = x_q[TPU_RW_TRANSPOSE_LSB];
-  wire [5:0]  x_k_m1 = x_q[TPU_RW_K_LSB +: 6];
-  wire [5:0]  x_n_m1 = x_q[TPU_RW_N_LSB +: 6];
-  localparam integer NM1 = N - 1;
+  // ---- dispatch -------------------------------------------------------------------------------------
+  // While a whm runs, D's instruction may be one it overwrites: it waits, and shows no
+  // fault, until the whm is done and the fetch has started over.
+  wire whm_on    = x_on_q && x_kind_q == KWhm;
+  wire ready     = d_valid_q && d_checked_q && !stop_q && !whm_on;   // D's instruction is checked
+  wire d_fetch_bad = d_valid_q && !stop_q && !whm_on && d_ferr_q != TPU_ERR_NONE;
+  wire d_bad     = ready && (d_err_q != TPU_ERR_NONE || (op == TPU_OP_MMC && mmc_wf_bad) ||
+                             (op == TPU_OP_RW && room == 5'd0));
+  wire is_dma    = op == TPU_OP_RHM || op == TPU_OP_RW || op == TPU_OP_WHM;
+  wire is_comp   = op == TPU_OP_MMC || op == TPU_OP_ACT;
+  wire x_not_rw  = x_on_q && x_kind_q != KRw;
+  reg  go;       // D's instruction leaves now
+  always @(*) begin
+    go = 1'b0;
+    if (ready && !d_bad) begin
+      case (op)
+        TPU_OP_NOP, TPU_OP_SYNC: go = 1'b1;
+        TPU_OP_HALT: go = !x_on_q && !c_busy_i;
+        TPU_OP_RHM:  go = !x_on_q && !rhm_hazard;
+        TPU_OP_RW:   go = !x_on_q;
+        TPU_OP_WHM:  go = !x_on_q && !c_busy_i;
+        default:     go = !c_busy_i && !x_not_rw;   // mmc, act
+      endcase
+    end
+  end
+  wire go_dma  = go && is_dma;
+  wire go_comp = go && is_comp;
+  wire go_halt = go && op == TPU_OP_HALT;
 
-  wire        g_start = (st_q == SDecide && op == TPU_OP_RHM && err_now_q == TPU_ERR_NONE && !rhm_waits) ||
-                        (st_q == SRwTile && tiles_q != Depth && phys_q != Depth);
-  wire        g_is_rw = st_q == SRwTile;
-  wire        g_busy, g_row_valid, g_err;
-  wire [N*8-1:0] g_row;
-  wire [6:0]  g_bytes;
-  wire        g_row_ready;
-  // rhm: its rows as they are; an rw tile: N rows, the first k from memory (one segment
-  // of n bytes each, or with transpose n one-byte segments, stride apart), the rest zero
+  // The row gather: rhm, one tile of its rows; rw, its tiles (as many as the rule lets
+  // it load) of N rows, the first k from memory (one segment of n bytes each, or with
+  // transpose n one-byte segments, stride apart), the rest zero.
+  wire        rw_t  = d_q[TPU_RW_TRANSPOSE_LSB];
+  wire [5:0]  rw_k  = d_q[TPU_RW_K_LSB +: 6];
+  wire [5:0]  rw_n  = d_q[TPU_RW_N_LSB +: 6];
+  wire        d_rw  = op == TPU_OP_RW;
+  wire [4:0]  rw_run_m1 = rw_run - 5'd1;
   tpu_lite_gather #(.ArraySize(N), .DataBits(DataBits)) u_gather (
       .clk_i,
       .rst_ni,
-      .start_i(g_start),
-      .rows_m1_i(g_is_rw ? NM1[15:0] : in[TPU_RHM_ROWS_LSB +: 16]),
-      .seg_rows_m1_i(g_is_rw ? {10'd0, x_k_m1} : in[TPU_RHM_ROWS_LSB +: 16]),
-      .base_i(g_is_rw ? tile_addr_q : in[TPU_RHM_ADDR_LSB +: 32]),
-      .rstride_i(g_is_rw ? (x_transpose ? 16'd1 : x_q[TPU_RW_STRIDE_LSB +: 16]) : in[TPU_RHM_STRIDE_LSB +: 16]),
-      .segs_m1_i(g_is_rw ? (x_transpose ? x_n_m1 : 6'd0) : in[TPU_RHM_SEGS_LSB +: 6]),
-      .segstride_i(g_is_rw ? x_q[TPU_RW_STRIDE_LSB +: 16] : in[TPU_RHM_SEGSTRIDE_LSB +: 16]),
-      .seglen_m1_i(g_is_rw ? (x_transpose ? 6'd0 : x_n_m1) : in[TPU_RHM_SEGLEN_LSB +: 6]),
+      .start_i(go_dma && op != TPU_OP_WHM),
+      .tiles_m1_i(d_rw ? rw_run_m1[3:0] : 4'd0),
+      .tstride_i(d_q[TPU_RW_TSTRIDE_LSB +: 32]),
+      .rows_m1_i(d_rw ? NM1[15:0] : d_q[TPU_RHM_ROWS_LSB +: 16]),
+      .seg_rows_m1_i(d_rw ? {10'd0, rw_k} : d_q[TPU_RHM_ROWS_LSB +: 16]),
+      .base_i(d_q[TPU_RHM_ADDR_LSB +: 32]),
+      .rstride_i(d_rw ? (rw_t ? 16'd1 : d_q[TPU_RW_STRIDE_LSB +: 16]) : d_q[TPU_RHM_STRIDE_LSB +: 16]),
+      .segs_m1_i(d_rw ? (rw_t ? rw_n : 6'd0) : d_q[TPU_RHM_SEGS_LSB +: 6]),
+      .segstride_i(d_rw ? d_q[TPU_RW_STRIDE_LSB +: 16] : d_q[TPU_RHM_SEGSTRIDE_LSB +: 16]),
+      .seglen_m1_i(d_rw ? (rw_t ? 6'd0 : rw_n) : d_q[TPU_RHM_SEGLEN_LSB +: 6]),
       .busy_o(g_busy),
       .req_o(rd_req_o),
       .addr_o(rd_addr_o),
@@ -174,21 +220,23 @@ module tpu_lite_front #(
       .ready_o(beat_ready_o),
       .row_valid_o(g_row_valid),
       .row_o(g_row),
+      .row_last_o(g_row_last),
       .row_ready_i(g_row_ready),
       .err_o(g_err),
-      .bytes_o(g_bytes));
-  // rhm rows go to the unified buffer (when its port grants), rw rows to the FIFO
-  wire rhm_row = st_q == SRhm && g_row_valid;
-  assign g_row_ready = st_q == SRw ? 1'b1 : ub_grant_i && !whm_ub_req;
+      .bytes_o(read_bytes_o));
+  // rhm rows go to the unified buffer as its port grants them, rw rows to the FIFO slot
+  // being written, once it is free
+  wire x_rw     = x_kind_q == KRw;
+  wire rhm_row  = x_on_q && !x_rw && g_row_valid;
+  wire wf_write = x_on_q && x_rw && g_row_valid && phys_q != Depth;
+  assign g_row_ready = x_rw ? phys_q != Depth : ub_grant_i;
+  wire tile_in  = wf_write && g_row_last;
 
-  wire        h_start = st_q == SDecide && op == TPU_OP_WHM && err_now_q == TPU_ERR_NONE && !c_busy_i;
-  wire        h_busy, h_err, whm_ub_req;
-  wire [UbBits-1:0] h_ub_addr;
   tpu_lite_whm #(.ArraySize(N), .DataBits(DataBits), .UbRows(UbRows)) u_whm (
       .clk_i,
       .rst_ni,
-      .start_i(h_start),
-      .instr_i(in),
+      .start_i(go_dma && op == TPU_OP_WHM),
+      .instr_i(d_q),
       .busy_o(h_busy),
       .err_o(h_err),
       .ub_req_o(whm_ub_req),
@@ -204,130 +252,118 @@ module tpu_lite_front #(
       .w_err_i,
       .bytes_o(write_bytes_o));
 
-  // ---- the run's end: the first fault in program order --------------------------------------
-  reg        fault_q, c_fault_q;     // a fault is kept (c_fault_q: the compute unit's)
+  // ---- faults: the one with the lowest PC --------------------------------------------------------
+  reg        fault_q;
   reg [3:0]  code_q;
   reg [31:0] fpc_q;
-  wire       my_fault_now;           // (combinational) the front end faults now ...
-  reg  [3:0] my_code;                // ... with this code
-  wire       idle_all = !c_busy_i && !g_busy && !h_busy && !bus_busy_i;
-
-  wire fetch_bad  = st_q == SNext && f_valid_i && f_err_i != TPU_ERR_NONE;
-  wire decided    = st_q == SDecide;
-  wire static_bad = decided && err_now_q != TPU_ERR_NONE;
-  wire rw_full    = st_q == SRwTile && tiles_q == Depth;
-  wire mmc_bad    = decided && err_now_q == TPU_ERR_NONE && op == TPU_OP_MMC && mmc_wf_bad;
-  wire rhm_done   = st_q == SRhm && !g_busy;
-  wire tile_done  = st_q == SRw && !g_busy;
-  wire whm_done   = st_q == SWhm && !h_busy;
-  assign my_fault_now = fetch_bad || static_bad || rw_full || mmc_bad || (rhm_done && g_err) ||
-                        (tile_done && g_err) || (whm_done && h_err);
+  wire       x_done  = x_on_q && !x_busy && !go_dma;   // (the job's engine finished)
+  wire       x_fault = x_done && (g_err || h_err || x_cut_q);
+  wire [3:0] x_code  = x_kind_q == KWhm ? TPU_ERR_BUS_ERROR : g_err ? TPU_ERR_BUS_ERROR : TPU_ERR_WEIGHT_FIFO;
+  wire       d_fault = d_fetch_bad || d_bad;
+  wire [3:0] d_code  = d_fetch_bad ? d_ferr_q : d_err_q != TPU_ERR_NONE ? d_err_q : TPU_ERR_WEIGHT_FIFO;
+  // (at most one of them a cycle in practice; if several, the lowest PC first)
+  reg        f_new;
+  reg [3:0]  f_code;
+  reg [31:0] f_pc;
   always @(*) begin
-    my_code = TPU_ERR_BUS_ERROR;
-    if (fetch_bad) my_code = f_err_i;
-    else if (static_bad) my_code = err_now_q;
-    else if (rw_full || mmc_bad) my_code = TPU_ERR_WEIGHT_FIFO;
+    f_new = 1'b0; f_code = code_q; f_pc = fpc_q;
+    if (d_fault && (!fault_q || d_pc_q < fpc_q)) begin
+      f_new = 1'b1; f_code = d_code; f_pc = d_pc_q;
+    end
+    if (x_fault && (!(fault_q || f_new) || x_pc_q < f_pc)) begin
+      f_new = 1'b1; f_code = x_code; f_pc = x_pc_q;
+    end
+    if (c_fault_i && (!(fault_q || f_new) || c_fault_pc_i < f_pc)) begin
+      f_new = 1'b1; f_code = TPU_ERR_ACT_PARAM; f_pc = c_fault_pc_i;
+    end
   end
-  wire hand_go = st_q == SHand && !c_busy_i;
-  wire simple  = decided && err_now_q == TPU_ERR_NONE && (op == TPU_OP_NOP || op == TPU_OP_SYNC);
+
+  // ---- the run ----------------------------------------------------------------------------------------
+  reg        on_q, halted_q;
+  wire       idle_all = !x_on_q && !c_busy_i && !bus_busy_i;
+  wire       whm_ok   = x_done && x_kind_q == KWhm && !h_err;
+  wire       restart  = begin_i || whm_ok;
+  wire       load_d   = on_q && !stop_q && (!d_valid_q || go) && f_valid_i && !restart;
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
-      st_q      <= SIdle;
+      on_q      <= 1'b0;
+      stop_q    <= 1'b1;
       fault_q   <= 1'b0;
-      c_fault_q <= 1'b0;
+      halted_q  <= 1'b0;
+      d_valid_q <= 1'b0;
+      x_on_q    <= 1'b0;
     end else if (begin_i) begin
-      st_q      <= SNext;
+      on_q      <= 1'b1;
+      stop_q    <= 1'b0;
       fault_q   <= 1'b0;
-      c_fault_q <= 1'b0;
+      halted_q  <= 1'b0;
+      d_valid_q <= 1'b0;
+      x_on_q    <= 1'b0;
     end else begin
-      // the compute unit's fault is older than anything the front end is at
-      if (c_fault_i && !c_fault_q) begin
-        c_fault_q <= 1'b1;
-        fault_q   <= 1'b1;
-        code_q    <= TPU_ERR_ACT_PARAM;
-        fpc_q     <= c_fault_pc_i;
-      end else if (my_fault_now && !fault_q) begin
+      if (f_new) begin
         fault_q <= 1'b1;
-        code_q  <= my_code;
-        fpc_q   <= fetch_bad || decided ? f_pc_i : x_pc_q;
-      end else if (decided && op == TPU_OP_HALT && !fault_q) begin
-        fpc_q   <= f_pc_i;   // (a run that ends DONE shows the halt's PC)
+        code_q  <= f_code;
+        fpc_q   <= f_pc;
+        stop_q  <= 1'b1;
       end
-      case (st_q)
-        SIdle: ;
-        SNext: if (c_fault_q || fault_q) st_q <= SStop;
-               else if (fetch_bad) st_q <= SStop;
-               else if (f_valid_i) st_q <= SCheck;
-        SCheck: if (ck_done) st_q <= SDecide;
-        SDecide: begin
-          if (static_bad || mmc_bad) st_q <= SStop;
-          else case (op)
-            TPU_OP_NOP, TPU_OP_SYNC: st_q <= SNext;
-            TPU_OP_HALT: st_q <= SHalt;
-            TPU_OP_RHM: if (!rhm_waits) st_q <= SRhm;
-            TPU_OP_RW:  st_q <= SRwTile;
-            TPU_OP_WHM: if (!c_busy_i) st_q <= SWhm;
-            default:    st_q <= SHand;   // mmc, act
-          endcase
-        end
-        SRhm:    if (!g_busy) st_q <= g_err ? SStop : SNext;
-        SRwTile: if (rw_full) st_q <= SStop;
-                 else if (g_start) st_q <= SRw;
-        SRw:     if (!g_busy) st_q <= g_err ? SStop : rw_left_q == 4'd0 ? SNext : SRwTile;
-        SWhm:    if (!h_busy) st_q <= h_err ? SStop : SNext;
-        SHand:   if (!c_busy_i) st_q <= SNext;
-        SHalt:   if (!c_busy_i) st_q <= SStop;
-        SStop:   if (idle_all) st_q <= SIdle;
-        default: st_q <= SIdle;
-      endcase
-      if (c_fault_i && st_q != SIdle && st_q != SStop) st_q <= SStop;
+      if (go_halt) begin
+        halted_q <= 1'b1;
+        stop_q   <= 1'b1;
+        if (!fault_q && !f_new) fpc_q <= d_pc_q;   // (a run that ends DONE shows the halt's PC)
+      end
+      if (load_d) d_valid_q <= 1'b1;
+      else if (go || whm_ok) d_valid_q <= 1'b0;   // (after a whm, what was read ahead goes)
+      if (go_dma) x_on_q <= 1'b1;
+      else if (x_done) x_on_q <= 1'b0;
+      if (on_q && stop_q && idle_all) on_q <= 1'b0;
     end
   end
 
-  // the instruction's own registers
   always @(posedge clk_i) begin
+    ck_start_q <= load_d;
+    if (load_d) begin
+      d_q         <= f_instr_i;
+      d_pc_q      <= f_pc_i;
+      d_ferr_q    <= f_err_i;
+      d_checked_q <= 1'b0;
+    end
     if (ck_done) begin
-      err_now_q <= ck_err;
-      ub_end_q  <= ck_ub_end;
+      d_checked_q <= 1'b1;
+      d_err_q     <= ck_err;
+      d_ub_end_q  <= ck_ub_end;
     end
-    if (decided) begin
-      x_q         <= in;
-      x_pc_q      <= f_pc_i;
-      rw_left_q   <= in[TPU_RW_TILES_LSB +: 4];
-      tile_addr_q <= in[TPU_RW_ADDR_LSB +: 32];
-      ub_row_q    <= in[TPU_RHM_UB_LSB +: 16];
-      wrow_q      <= {NBits{1'b0}};
+    if (go_dma) begin
+      x_kind_q <= op == TPU_OP_RHM ? KRhm : op == TPU_OP_RW ? KRw : KWhm;
+      x_pc_q   <= d_pc_q;
+      x_cut_q  <= op == TPU_OP_RW && rw_cut;
+      x_ub_q   <= d_q[TPU_RHM_UB_LSB +: 16];
+      x_wrow_q <= {NBits{1'b0}};
     end
-    if (rhm_row && g_row_ready) ub_row_q <= ub_row_q + 16'd1;
-    if (st_q == SRw && g_row_valid) wrow_q <= wrow_q + 1'b1;
-    if (tile_done && !g_err) begin
-      rw_left_q   <= rw_left_q - 4'd1;
-      tile_addr_q <= tile_addr_q + x_q[TPU_RW_TSTRIDE_LSB +: 32];
-    end
-    if (hand_go) begin   // the compute unit's rows, for the rhm that may come
+    if (rhm_row && ub_grant_i) x_ub_q <= x_ub_q + 16'd1;
+    if (wf_write) x_wrow_q <= g_row_last ? {NBits{1'b0}} : x_wrow_q + 1'b1;
+    if (go_comp) begin   // the compute unit's rows, for the rhm that may come
       lo1_q <= ub17;
-      hi1_q <= ub_end_q;
-      lo2_q <= op == TPU_OP_ACT ? {1'b0, in[TPU_ACT_PARAMS_LSB +: 16]} : 17'd0;
-      hi2_q <= op == TPU_OP_ACT ? {1'b0, in[TPU_ACT_PARAMS_LSB +: 16]} + {13'd0, TPU_ACT_PARAM_ROWS} : 17'd0;
+      hi1_q <= d_ub_end_q;
+      lo2_q <= op == TPU_OP_ACT ? {1'b0, d_q[TPU_ACT_PARAMS_LSB +: 16]} : 17'd0;
+      hi2_q <= op == TPU_OP_ACT ? {1'b0, d_q[TPU_ACT_PARAMS_LSB +: 16]} + {13'd0, TPU_ACT_PARAM_ROWS} : 17'd0;
     end
   end
 
   // the weight FIFO's counts
-  wire tile_in = tile_done && !g_err;
-  wire sw_go   = hand_go && op == TPU_OP_MMC && sw;
+  wire sw_go = go_comp && op == TPU_OP_MMC && sw;
   always @(posedge clk_i) begin
     if (!rst_ni || begin_i) begin
       tiles_q  <= {CntBits{1'b0}};
       active_q <= 1'b0;
     end else begin
-      if (tile_in) tiles_q <= tiles_q + 1'b1;
+      if (go_dma && d_rw) tiles_q <= tiles_q + rw_run[CntBits-1:0];
       if (sw_go) begin
         tiles_q  <= tiles_q - mmc_tiles[CntBits-1:0];
         active_q <= 1'b1;
       end
     end
-    if (!rst_ni) begin
+    if (!rst_ni || begin_i) begin
       phys_q <= {CntBits{1'b0}};
       tail_q <= {SlotBits{1'b0}};
     end else begin
@@ -336,36 +372,32 @@ module tpu_lite_front #(
     end
   end
 
-  assign end_o          = st_q == SStop && idle_all;
+  assign end_o          = on_q && stop_q && idle_all;
   assign failed_o       = fault_q;
   assign err_code_o     = code_q;
   assign err_pc_o       = fpc_q;
-  // The fetch holds the instruction until the front end is done with it: when it moves
-  // on from the decision (the DMA instructions keep what they need), or hands it over.
-  wire leaves = decided && err_now_q == TPU_ERR_NONE && !mmc_bad &&
-                (simple || op == TPU_OP_HALT || (op == TPU_OP_RHM && !rhm_waits) || op == TPU_OP_RW ||
-                 (op == TPU_OP_WHM && !c_busy_i));
-  assign f_take_o       = leaves || hand_go;
-  assign f_restart_o    = begin_i || (whm_done && !h_err);
+  assign f_take_o       = load_d;
+  assign f_restart_o    = restart;
   assign f_restart_pc_o = x_pc_q + 32'd16;
-  assign f_stop_o       = st_q == SStop || st_q == SIdle;
-  assign c_take_o       = hand_go;
-  assign c_instr_o      = in;
-  assign c_pc_o         = f_pc_i;
+  assign f_stop_o       = stop_q;
+  assign c_take_o       = go_comp;
+  assign c_instr_o      = d_q;
+  assign c_pc_o         = d_pc_q;
+  assign c_avail_o      = phys_q != {CntBits{1'b0}};
+  assign c_abort_o      = fault_q && !x_on_q;
   assign ub_req_o       = rhm_row || whm_ub_req;
   assign ub_we_o        = !whm_ub_req;
-  assign ub_addr_o      = whm_ub_req ? h_ub_addr : ub_row_q[UbBits-1:0];
+  assign ub_addr_o      = whm_ub_req ? h_ub_addr : x_ub_q[UbBits-1:0];
   assign ub_wdata_o     = g_row;
-  assign wf_we_o        = st_q == SRw && g_row_valid;
-  assign wf_addr_o      = {tail_q, wrow_q};
+  assign wf_we_o        = wf_write;
+  assign wf_addr_o      = {tail_q, x_wrow_q};
   assign wf_wdata_o     = g_row;
-  assign retire_o       = simple || (rhm_done && !g_err) || (st_q == SRw && tile_done && !g_err && rw_left_q == 4'd0) ||
-                          (whm_done && !h_err) || hand_go || (st_q == SHalt && !c_busy_i);
-  assign read_bytes_o   = g_bytes;
+  assign retire_o       = go;
   assign tile_o         = tile_in;
+  assign wait_o         = ready && !d_bad && !go;
   assign dbg_busy_o     = {h_busy, g_busy};
-  assign wait_o         = (st_q == SHand || st_q == SHalt || (decided && op == TPU_OP_WHM)) && c_busy_i ||
-                          (decided && op == TPU_OP_RHM && rhm_waits);
+
+  wire unused = ^{halted_q, x_ub_q[15:UbBits], rw_run_m1[4]};
 endmodule
 
 `default_nettype wire

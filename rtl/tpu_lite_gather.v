@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// The lite core's row gather, for rhm and rw: rows of N bytes, each made of segments of
-// device memory placed one after another from lane 0 (rhm: segs segments of seglen
-// bytes, segstride apart; an rw tile's row: one segment of its n bytes, or with
-// transpose n one-byte segments, stride apart), the rest of the row zero. Rows after
-// the first seg_rows have no segments (an rw tile's rows past k).
+// The lite core's row gather, for rhm and rw: tiles of rows of N bytes, each row made
+// of segments of device memory placed one after another from lane 0 (rhm: one tile of
+// its rows, segs segments of seglen bytes, segstride apart; rw: its tiles, tstride
+// apart, of N rows, one segment of its n bytes, or with transpose n one-byte segments,
+// stride apart), the rest of the row zero. A tile's rows after its first seg_rows have
+// no segments (an rw tile's rows past k).
 //
 // Two walks over the same rows: the requests ask for the bus words each segment
 // touches, one a cycle, as far as the bus takes them; the beats, which come back in
@@ -19,9 +20,11 @@ module tpu_lite_gather #(
     input  wire                clk_i,
     input  wire                rst_ni,
     input  wire                start_i,
-    input  wire [15:0]         rows_m1_i,
-    input  wire [15:0]         seg_rows_m1_i,   // rows 0 .. seg_rows_m1_i have segments
-    input  wire [31:0]         base_i,          // row 0's first segment
+    input  wire [3:0]          tiles_m1_i,
+    input  wire [31:0]         tstride_i,       // between tiles' first rows
+    input  wire [15:0]         rows_m1_i,       // a tile's rows
+    input  wire [15:0]         seg_rows_m1_i,   // its rows 0 .. seg_rows_m1_i have segments
+    input  wire [31:0]         base_i,          // tile 0's row 0's first segment
     input  wire [15:0]         rstride_i,       // between rows' first segments
     input  wire [5:0]          segs_m1_i,
     input  wire [15:0]         segstride_i,
@@ -38,6 +41,7 @@ module tpu_lite_gather #(
     // rows, in order
     output wire                row_valid_o,
     output wire [N*8-1:0]      row_o,
+    output wire                row_last_o,      // the tile's last row
     input  wire                row_ready_i,
     output wire                err_o,           // a beat of this job had a bus error
     output wire [6:0]          bytes_o          // bytes placed this cycle (a segment's, at its end)
@@ -53,32 +57,39 @@ module tpu_lite_gather #(
 
   reg  [15:0] rows_m1_q, seg_rows_m1_q, rstride_q, segstride_q;
   reg  [5:0]  segs_m1_q, seglen_m1_q;
+  reg  [31:0] tstride_q;
 
   // ---- requests ------------------------------------------------------------------------------
+  // (a tile's rows without segments ask for nothing: the requests go from its last row
+  // with segments to the next tile's first)
   reg         rq_on_q;
+  reg  [3:0]  rq_t_q;
   reg  [15:0] rq_r_q;
   reg  [5:0]  rq_s_q;
   reg  [6:0]  rq_w_q;
-  reg  [31:0] rq_row_q, rq_seg_q, rq_word_q;
-  wire        rq_has_segs = rq_r_q <= seg_rows_m1_q;
+  reg  [31:0] rq_tile_q, rq_row_q, rq_seg_q, rq_word_q;
+  reg  [3:0]  tiles_m1_q;
   wire        rq_last_w   = rq_w_q == words_m1(rq_seg_q[LaneBits-1:0], seglen_m1_q);
   wire        rq_last_s   = rq_s_q == segs_m1_q;
-  wire        rq_want     = rq_on_q && rq_has_segs;
-  wire        rq_step     = rq_want && grant_i;
+  wire        rq_last_r   = rq_r_q == seg_rows_m1_q;
+  wire        rq_step     = rq_on_q && grant_i;
   wire [31:0] next_seg    = rq_seg_q + {16'd0, segstride_q};
   wire [31:0] next_row    = rq_row_q + {16'd0, rstride_q};
+  wire [31:0] next_tile   = rq_tile_q + tstride_q;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       rq_on_q <= 1'b0;
     end else if (start_i) begin
-      rq_on_q <= 1'b1;
-    end else if (rq_on_q && (!rq_has_segs || (rq_step && rq_last_w && rq_last_s && rq_r_q == seg_rows_m1_q))) begin
-      rq_on_q <= 1'b0;   // (rows without segments ask for nothing)
+      rq_on_q <= seg_rows_m1_i <= rows_m1_i;   // (no row with segments: nothing to ask for)
+    end else if (rq_step && rq_last_w && rq_last_s && rq_last_r && rq_t_q == tiles_m1_q) begin
+      rq_on_q <= 1'b0;
     end
     if (start_i) begin
+      rq_t_q    <= 4'd0;
       rq_r_q    <= 16'd0;
       rq_s_q    <= 6'd0;
       rq_w_q    <= 7'd0;
+      rq_tile_q <= base_i;
       rq_row_q  <= base_i;
       rq_seg_q  <= base_i;
       rq_word_q <= {base_i[31:LaneBits], {LaneBits{1'b0}}};
@@ -91,19 +102,30 @@ module tpu_lite_gather #(
         rq_s_q    <= rq_s_q + 6'd1;
         rq_seg_q  <= next_seg;
         rq_word_q <= {next_seg[31:LaneBits], {LaneBits{1'b0}}};
-      end else begin
+      end else if (!rq_last_r) begin
         rq_w_q    <= 7'd0;
         rq_s_q    <= 6'd0;
         rq_r_q    <= rq_r_q + 16'd1;
         rq_row_q  <= next_row;
         rq_seg_q  <= next_row;
         rq_word_q <= {next_row[31:LaneBits], {LaneBits{1'b0}}};
+      end else begin
+        rq_w_q    <= 7'd0;
+        rq_s_q    <= 6'd0;
+        rq_r_q    <= 16'd0;
+        rq_t_q    <= rq_t_q + 4'd1;
+        rq_tile_q <= next_tile;
+        rq_row_q  <= next_tile;
+        rq_seg_q  <= next_tile;
+        rq_word_q <= {next_tile[31:LaneBits], {LaneBits{1'b0}}};
       end
     end
   end
 
   // ---- beats ---------------------------------------------------------------------------------
   reg                bt_on_q, full_q, err_q;
+  reg  [3:0]         bt_t_q;
+  reg  [LaneBits-1:0] bt_tile_low_q;
   reg  [15:0]        bt_r_q;
   reg  [5:0]         bt_s_q;
   reg  [6:0]         bt_w_q;
@@ -114,12 +136,14 @@ module tpu_lite_gather #(
   wire               bt_last_w   = bt_w_q == words_m1(bt_seg_low_q, seglen_m1_q);
   wire               bt_last_s   = bt_s_q == segs_m1_q;
   wire               bt_last_r   = bt_r_q == rows_m1_q;
+  wire               bt_last_t   = bt_t_q == tiles_m1_q;
   wire               take_beat   = bt_on_q && !full_q && bt_has_segs && beat_i;
   wire               seg_done    = take_beat && bt_last_w;
   // the row is complete: its last segment's last beat, or at once without segments
   wire               row_done    = bt_on_q && !full_q && (bt_has_segs ? seg_done && bt_last_s : 1'b1);
   wire               offered     = full_q && row_ready_i;
-  wire [LaneBits-1:0] next_row_low = bt_row_low_q + rstride_q[LaneBits-1:0];
+  wire [LaneBits-1:0] next_tile_low = bt_tile_low_q + tstride_q[LaneBits-1:0];
+  wire [LaneBits-1:0] next_row_low = bt_last_r ? next_tile_low : bt_row_low_q + rstride_q[LaneBits-1:0];
   wire [LaneBits-1:0] next_seg_low = bt_seg_low_q + segstride_q[LaneBits-1:0];
 
   // The beat's bytes in their lanes: word byte k lies at segment offset w * B + k - low,
@@ -151,11 +175,13 @@ module tpu_lite_gather #(
       if (row_done) full_q <= 1'b1;
       else if (offered) begin
         full_q <= 1'b0;
-        if (bt_last_r) bt_on_q <= 1'b0;
+        if (bt_last_r && bt_last_t) bt_on_q <= 1'b0;
       end
     end
     if (start_i) begin
       err_q        <= 1'b0;
+      bt_t_q       <= 4'd0;
+      bt_tile_low_q <= base_i[LaneBits-1:0];
       bt_r_q       <= 16'd0;
       bt_s_q       <= 6'd0;
       bt_w_q       <= 7'd0;
@@ -178,9 +204,13 @@ module tpu_lite_gather #(
           end
         end
       end
-      if (offered) begin   // the next row starts
+      if (offered) begin   // the next row starts (the next tile's first, after its last)
         row_q        <= {N*8{1'b0}};
-        bt_r_q       <= bt_r_q + 16'd1;
+        bt_r_q       <= bt_last_r ? 16'd0 : bt_r_q + 16'd1;
+        if (bt_last_r) begin
+          bt_t_q        <= bt_t_q + 4'd1;
+          bt_tile_low_q <= next_tile_low;
+        end
         bt_s_q       <= 6'd0;
         bt_lane_q    <= 7'd0;
         bt_row_low_q <= next_row_low;
@@ -191,6 +221,8 @@ module tpu_lite_gather #(
 
   always @(posedge clk_i) begin
     if (start_i) begin
+      tiles_m1_q    <= tiles_m1_i;
+      tstride_q     <= tstride_i;
       rows_m1_q     <= rows_m1_i;
       seg_rows_m1_q <= seg_rows_m1_i;
       rstride_q     <= rstride_i;
@@ -201,7 +233,8 @@ module tpu_lite_gather #(
   end
 
   assign busy_o      = rq_on_q || bt_on_q;
-  assign req_o       = rq_want;
+  assign req_o       = rq_on_q;
+  assign row_last_o  = bt_last_r;
   assign addr_o      = rq_word_q;
   assign ready_o     = bt_on_q && !full_q && bt_has_segs;
   assign row_valid_o = full_q;

@@ -33,6 +33,8 @@ module tpu_lite_mmc #(
     output wire [WfBits-1:0]      wf_addr_o,
     input  wire [N*8-1:0]         wf_rdata_i,   // the cycle after
     output wire                   wf_pop_o,     // the oldest tile is in the array: its slot is free
+    input  wire                   wf_avail_i,   // the FIFO holds a whole tile (rw may still be loading it)
+    input  wire                   abort_i,      // the run failed: drop the instruction (it cannot fault)
     // the array (tpu_mac_array)
     output wire                   w_we_o,
     output wire [NBits-1:0]       w_row_o,
@@ -77,7 +79,9 @@ module tpu_lite_mmc #(
   wire last_tile = tiles_left_q == 4'd0;
   // the row just granted writes its sum as this one reads: wait a cycle
   wire clash     = pipe_q[0] && pacc0_q == acc_row_q[AccBits-1:0];
-  wire last_k    = k_q == N[NBits-1:0] - 1'b1;
+  // a tile's load starts once the tile is whole in the FIFO
+  wire load_go   = st_q == SLoad && (k_q != {NBits{1'b0}} || wf_avail_i);
+  wire last_k    = load_go && k_q == N[NBits-1:0] - 1'b1;
   // (a tile's first row may enter in the cycle its last weight row is read: its x
   // reaches the array with that row)
   wire want      = (st_q == SRows || (st_q == SLoad && last_k)) && !clash;
@@ -85,7 +89,7 @@ module tpu_lite_mmc #(
   wire [1:0] next_st_rows = last_tile ? SDrain : sw_q ? SLoad : SRows;   // after a tile's last row
 
   always @(posedge clk_i) begin
-    if (!rst_ni) begin
+    if (!rst_ni || abort_i) begin
       st_q <= SIdle;
     end else begin
       case (st_q)
@@ -112,7 +116,7 @@ module tpu_lite_mmc #(
       r_q          <= 16'd0;
       k_q          <= {NBits{1'b0}};
     end
-    if (st_q == SLoad) k_q <= k_q + 1'b1;
+    if (load_go) k_q <= k_q + 1'b1;
     if (enter) begin
       if (last_row) begin   // the next tile's rows (bases one stride on, for the tile after)
         r_q          <= 16'd0;
@@ -135,13 +139,13 @@ module tpu_lite_mmc #(
     pacc3_q    <= pacc2_q;
     pacc_add_q <= {pacc_add_q[2:0], accumulate_q};
     // the weight rows: the FIFO's data the cycle after its read
-    w_we_q  <= rst_ni && st_q == SLoad;
+    w_we_q  <= rst_ni && load_go;
     w_row_q <= k_q;
   end
 
   always @(posedge clk_i) begin
     if (!rst_ni) head_q <= {SlotBits{1'b0}};
-    else if (st_q == SLoad && last_k)
+    else if (last_k)
       head_q <= head_q == WfifoDepth[SlotBits-1:0] - 1'b1 ? {SlotBits{1'b0}} : head_q + 1'b1;
   end
 
@@ -159,9 +163,9 @@ module tpu_lite_mmc #(
   assign busy_o        = st_q != SIdle;
   assign ub_req_o      = want;
   assign ub_addr_o     = ub_row_q[UbBits-1:0];
-  assign wf_rd_o       = st_q == SLoad;
+  assign wf_rd_o       = load_go;
   assign wf_addr_o     = {head_q, k_q};
-  assign wf_pop_o      = st_q == SLoad && last_k;
+  assign wf_pop_o      = last_k;
   assign w_we_o        = w_we_q;
   assign w_row_o       = w_row_q;
   assign w_o           = wf_rdata_i;
