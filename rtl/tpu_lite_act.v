@@ -46,28 +46,36 @@ module tpu_lite_act #(
     end
   end
 
-  // per lane and plane: SRead (its accumulator row and bias row read), SBias, SMult (the
-  // multiplier's row read, then taken), SStart, SReq (the requantization)
+  // the operands of the next value (lane i_q, plane g_q of row r_q): SRead (its
+  // accumulator row and bias row read), SBias, SMult (the multiplier's row read, then
+  // taken), SHold (ready, until the requantization takes them); SLast: every value is
+  // started, waiting for the last results and the last row's write
   localparam [2:0] SIdle = 3'd0, SCopy = 3'd1, SRead = 3'd2, SBias = 3'd3, SMult = 3'd4,
-                   SStart = 3'd5, SReq = 3'd6, SWrite = 3'd7;
+                   SHold = 3'd5, SLast = 3'd6;
   reg [2:0]          st_q;
-  reg [15:0]         ub_q, rows_m1_q, params_q, r_q, row_acc_q, plane_q;
+  reg [15:0]         rows_m1_q, params_q, r_q, row_acc_q, plane_q;
   reg [3:0]          pool_m1_q, g_q, p_q;
   reg [7:0]          zp_q;
   reg                relu_q;
   reg                copied_q;            // a parameter row read last cycle (row p_q - 1)
   reg [NBits-1:0]    i_q;                 // the lane
-  reg [N*8-1:0]      shifts_q, out_q;
+  reg [N*8-1:0]      shifts_q, out_q, wr_q;
   reg [31:0]         acc_v_q, bias_q, mult_q;
   reg [7:0]          best_q;
   reg                fault_q;
+  // the value being requantized: its lane, whether it is its lane's last plane, its row's
+  // last lane; and the row waiting for its write (at wr_row_q)
+  reg                rq_on_q, rq_first_q, rq_lp_q, rq_ll_q;
+  reg [NBits-1:0]    rq_i_q;
+  reg                wr_pend_q;
+  reg [15:0]         wr_row_q;
 
   wire copy_read = st_q == SCopy && p_q != 4'd9;
   wire copy_take = copy_read && ub_grant_i;
   wire last_lane = i_q == N[NBits-1:0] - 1'b1;
   wire last_plane = g_q == pool_m1_q;
   wire last_row  = r_q == rows_m1_q;
-
+  wire wr_go     = wr_pend_q && ub_grant_i && !copy_read;
   // the parameter memory: the block's rows 0-7 (bias, multiplier words)
   // lane i's words: row i / (N / 4) of the four (bias rows 0-3, multiplier rows 4-7), word
   // i mod (N / 4) of the row
@@ -100,21 +108,30 @@ module tpu_lite_act #(
   tpu_lite_requant u_requant (
       .clk_i,
       .rst_ni,
-      .start_i(st_q == SStart),
+      .start_i(rq_go),
       .acc_i(acc_v_q),
       .bias_i(bias_q),
       .mult_i(mult_q),
-      .shift_i(shifts_q[8*i_q +: 6]),
+      .shift_i(shifts_q[8*i_q +: 6]),   // (i_q: the value starting)
       .zp_i(zp_q),
       .relu_i(relu_q),
       .done_o(rq_done),
       .q_o(rq_q));
-  wire [7:0] best = (g_q == 4'd0 || $signed(rq_q) > $signed(best_q)) ? rq_q : best_q;
+  wire [7:0] best = (rq_first_q || $signed(rq_q) > $signed(best_q)) ? rq_q : best_q;
+
+  // the requantization takes the held operands when it is free (or frees now); a row's
+  // last value waits until no other row is waiting for its write or about to
+  wire rq_free  = !rq_on_q || rq_done;
+  wire row_ends = last_lane && last_plane;
+  wire rq_go    = st_q == SHold && rq_free && !(row_ends && (wr_pend_q || (rq_on_q && rq_ll_q && rq_lp_q)));
+  wire row_done = rq_done && rq_lp_q && rq_ll_q;   // a row's last lane is out
 
   always @(posedge clk_i) begin
     fault_q <= 1'b0;
     if (!rst_ni) begin
-      st_q <= SIdle;
+      st_q      <= SIdle;
+      rq_on_q   <= 1'b0;
+      wr_pend_q <= 1'b0;
     end else begin
       case (st_q)
         SIdle:  if (start_i) st_q <= SCopy;
@@ -124,17 +141,19 @@ module tpu_lite_act #(
                 end
         SRead:  st_q <= SBias;
         SBias:  st_q <= SMult;
-        SMult:  st_q <= SStart;
-        SStart: st_q <= SReq;
-        SReq:   if (rq_done) st_q <= last_plane && last_lane ? SWrite : SRead;
-        default: if (ub_grant_i) st_q <= last_row ? SIdle : SRead;   // SWrite
+        SMult:  st_q <= SHold;
+        SHold:  if (rq_go) st_q <= row_ends && last_row ? SLast : SRead;
+        default: if (!rq_on_q && !wr_pend_q) st_q <= SIdle;   // SLast
       endcase
+      if (rq_go) rq_on_q <= 1'b1;
+      else if (rq_done) rq_on_q <= 1'b0;
+      if (row_done) wr_pend_q <= 1'b1;
+      else if (wr_go) wr_pend_q <= 1'b0;
     end
   end
 
   always @(posedge clk_i) begin
     if (st_q == SIdle && start_i) begin
-      ub_q      <= instr_i[TPU_ACT_UB_LSB +: 16];
       rows_m1_q <= instr_i[TPU_ACT_ROWS_LSB +: 16];
       params_q  <= instr_i[TPU_ACT_PARAMS_LSB +: 16];
       pool_m1_q <= instr_i[TPU_ACT_POOL_LSB +: 4];
@@ -146,6 +165,7 @@ module tpu_lite_act #(
       g_q       <= 4'd0;
       p_q       <= 4'd0;
       i_q       <= {NBits{1'b0}};
+      wr_row_q  <= instr_i[TPU_ACT_UB_LSB +: 16];
     end
     copied_q <= copy_take;
     if (copy_take) p_q <= p_q + 4'd1;
@@ -156,23 +176,38 @@ module tpu_lite_act #(
       bias_q  <= pm_word;
     end
     if (st_q == SMult) mult_q <= pm_word;
-    if (st_q == SReq && rq_done) begin
-      best_q <= best;
+    // the value starts: the next one's place
+    if (rq_go) begin
+      rq_i_q     <= i_q;
+      rq_first_q <= g_q == 4'd0;
+      rq_lp_q    <= last_plane;
+      rq_ll_q    <= last_lane;
       if (!last_plane) begin
         g_q     <= g_q + 4'd1;
         plane_q <= plane_q + rows_m1_q + 16'd1;
       end else begin
-        out_q[8*i_q +: 8] <= best;
         g_q     <= 4'd0;
-        plane_q <= row_acc_q;
         i_q     <= i_q + 1'b1;
+        if (last_lane) begin
+          r_q       <= r_q + 16'd1;
+          row_acc_q <= row_acc_q + 16'd1;
+          plane_q   <= row_acc_q + 16'd1;
+        end else begin
+          plane_q <= row_acc_q;
+        end
       end
     end
-    if (st_q == SWrite && ub_grant_i) begin
-      r_q       <= r_q + 16'd1;
-      row_acc_q <= row_acc_q + 16'd1;
-      plane_q   <= row_acc_q + 16'd1;
+    // a result: the lane's maximum so far; its last plane's goes into the row, and a
+    // row's last lane sends the row to its write
+    if (rq_done) begin
+      best_q <= best;
+      if (rq_lp_q) out_q[8*rq_i_q +: 8] <= best;
+      if (row_done) begin
+        wr_q <= out_q;
+        wr_q[8*rq_i_q +: 8] <= best;
+      end
     end
+    if (wr_go) wr_row_q <= wr_row_q + 16'd1;
   end
 
   // the accumulator of lane i_q, plane g_q: read with its bias
@@ -180,13 +215,12 @@ module tpu_lite_act #(
   assign acc_rd_addr_o = plane_q[AccBits-1:0];
   assign busy_o     = st_q != SIdle || fault_q;   // (busy until the fault shows: nothing younger starts meanwhile)
   assign fault_o    = fault_q;
-  assign ub_req_o   = copy_read || st_q == SWrite;
-  assign ub_we_o    = st_q == SWrite;
-  assign ub_addr_o  = st_q == SWrite ? ub_q[UbBits-1:0] + r_q[UbBits-1:0]
-                                     : params_q[UbBits-1:0] + {{(UbBits-4){1'b0}}, p_q};
-  assign ub_wdata_o = out_q;
+  assign ub_req_o   = copy_read || wr_pend_q;
+  assign ub_we_o    = wr_pend_q && !copy_read;
+  assign ub_addr_o  = copy_read ? params_q[UbBits-1:0] + {{(UbBits-4){1'b0}}, p_q} : wr_row_q[UbBits-1:0];
+  assign ub_wdata_o = wr_q;
 
-  wire unused = ^{ub_q[15:UbBits], params_q[15:UbBits], plane_q[15:AccBits]};
+  wire unused = ^{wr_row_q[15:UbBits], params_q[15:UbBits], plane_q[15:AccBits]};
 endmodule
 
 `default_nettype wire

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The lite core's device-memory port: single-word AXI4 reads for two requesters (the
-// fetch and the DMA, in turn when both ask), several in flight, their beats returned in
+// fetch and the DMA: the DMA first, unless the fetch is about to run dry), several in flight, their beats returned in
 // order to the one that asked; and single-word writes with byte strobes (the DMA),
 // several in flight, their responses counted. Each channel's request waits in a
 // register of its own, so that a request, once on the bus, stays as AXI wants.
@@ -15,6 +15,7 @@ module tpu_lite_bus #(
     input  wire                  rst_ni,
     // word reads: a (the fetch) and b (the DMA)
     input  wire                  a_req_i,
+    input  wire                  a_urgent_i,   // a goes first
     input  wire [31:0]           a_addr_i,
     output wire                  a_grant_o,
     input  wire                  b_req_i,
@@ -43,7 +44,7 @@ module tpu_lite_bus #(
   localparam integer TagBits  = $clog2(Outstanding);
 
   // ---- reads -----------------------------------------------------------------------------
-  reg                 ar_valid_q, ar_tag_q, turn_q;    // turn_q: b first on a tie
+  reg                 ar_valid_q;
   reg  [31:0]         ar_addr_q;
   reg  [Outstanding-1:0] tags_q;                       // the requesters of the reads in flight, oldest at rd_q
   reg  [TagBits-1:0]  tag_wr_q, tag_rd_q;
@@ -53,18 +54,16 @@ module tpu_lite_bus #(
   wire r_fire   = m_axi_rvalid_i && m_axi_rready_o;
   wire room     = inflight_q < Outstanding[TagBits:0] || r_fire;
   wire load     = ar_free && room && (a_req_i || b_req_i);
-  wire pick_b   = b_req_i && (!a_req_i || turn_q);
+  wire pick_b   = b_req_i && (!a_req_i || !a_urgent_i);
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       ar_valid_q <= 1'b0;
-      turn_q     <= 1'b0;
       tag_wr_q   <= {TagBits{1'b0}};
       tag_rd_q   <= {TagBits{1'b0}};
       inflight_q <= {(TagBits+1){1'b0}};
     end else begin
       if (load) begin
         ar_valid_q <= 1'b1;
-        turn_q     <= !pick_b;
         tag_wr_q   <= tag_wr_q + 1'b1;
       end else if (ar_fire) begin
         ar_valid_q <= 1'b0;
@@ -74,7 +73,6 @@ module tpu_lite_bus #(
     end
     if (load) begin
       ar_addr_q        <= {pick_b ? b_addr_i[31:LaneBits] : a_addr_i[31:LaneBits], {LaneBits{1'b0}}};
-      ar_tag_q         <= pick_b;
       tags_q[tag_wr_q] <= pick_b;
     end
   end
@@ -139,7 +137,7 @@ module tpu_lite_bus #(
   assign m_axi_wlast_o    = 1'b1;
   assign m_axi_bready_o   = 1'b1;
 
-  wire unused = ^{m_axi_rlast_i, m_axi_rresp_i[0], m_axi_bresp_i[0], ar_tag_q, a_addr_i[LaneBits-1:0],
+  wire unused = ^{m_axi_rlast_i, m_axi_rresp_i[0], m_axi_bresp_i[0], a_addr_i[LaneBits-1:0],
                   b_addr_i[LaneBits-1:0], w_addr_i[LaneBits-1:0]};
 endmodule
 

@@ -4,8 +4,8 @@
 // instruction, every tile included, the first that applies in that order. Without a
 // multiplier: each range end is a sum of terms a * b, added one bit of b a cycle with
 // one adder (shift and add; a term whose b has no bits left ends, a constant term
-// takes a cycle), then compared with its limit. A check takes a cycle per term and
-// per further bit of b, and one to compare: 8 to 12 for the usual instructions, at
+// takes a cycle), and compared with its limit as its last term is added. A check takes
+// a cycle per term and per further bit of b: 5 to 10 for the usual instructions, at
 // most about 40 (rows of 2^16 with segments).
 // Also the end of the instruction's unified-buffer rows (rhm, act: written; whm, mmc:
 // read, every tile's), for the lite core's interlocks.
@@ -215,7 +215,7 @@ module tpu_lite_check #(
   reg  [1:0]  ld_term;
   always @(*) term(ld_phase, ld_term);
 
-  localparam [1:0] SIdle = 2'd0, SStep = 2'd1, SCmp = 2'd2;
+  localparam [1:0] SIdle = 2'd0, SStep = 2'd1;
   reg [1:0]    st_q;
   reg [SW-1:0] s_q, a_q;
   reg [15:0]   b_q;
@@ -245,15 +245,17 @@ module tpu_lite_check #(
       $finish;
     end
   end
+  // (a phase's sum is compared as its last bit is added: on sum, not s_q)
   reg fail;
   always @(*) begin
     case (phase_q)
-      PSeg:           fail = over(s_q, LogN);
-      PParams, PUb:   fail = over(s_q, LogUb);
-      PAcc:           fail = over(s_q, LogAcc);
-      default:        fail = over(s_q, LogDram);
+      PSeg:           fail = over(sum, LogN);
+      PParams, PUb:   fail = over(sum, LogUb);
+      PAcc:           fail = over(sum, LogAcc);
+      default:        fail = over(sum, LogDram);
     endcase
   end
+  wire phase_end = st_q == SStep && term_end && last_q;
   wire [3:0] fail_code = phase_q == PSeg ? TPU_ERR_ILLEGAL : phase_q == PAcc ? TPU_ERR_ACC_RANGE :
                          phase_q == PDram ? TPU_ERR_DRAM_RANGE : TPU_ERR_UB_RANGE;
   wire [2:0] after = next_phase(op, phase_q);
@@ -266,7 +268,7 @@ module tpu_lite_check #(
       load_first = 1'b1;
       ld_phase   = first_phase(op);
       ld_term    = 2'd0;
-    end else if (st_q == SCmp) begin
+    end else if (phase_end) begin
       load_first = 1'b1;
       ld_phase   = after;
       ld_term    = 2'd0;
@@ -288,15 +290,12 @@ module tpu_lite_check #(
             st_q <= SStep;
           end
         end
-        SStep: if (term_end && last_q) st_q <= SCmp;
-        SCmp: begin
-          if (phase_q == PUb) ub_end_q <= s_q[16:0];
+        SStep: if (phase_end) begin
+          if (phase_q == PUb) ub_end_q <= sum[16:0];
           if (fail || after == PNone) begin
             err_q  <= fail ? fail_code : TPU_ERR_NONE;
             done_q <= 1'b1;
             st_q   <= SIdle;
-          end else begin
-            st_q <= SStep;
           end
         end
         default: st_q <= SIdle;
@@ -308,8 +307,8 @@ module tpu_lite_check #(
   // next term loads as the last bit of b is added (a phase's first at its start).
   always @(posedge clk_i) begin
     if (st_q == SStep) s_q <= sum;
-    if ((st_q == SIdle && start_i) || st_q == SCmp) s_q <= {SW{1'b0}};
-    if (load_first || (st_q == SStep && term_end)) begin
+    if ((st_q == SIdle && start_i) || phase_end) s_q <= {SW{1'b0}};
+    if (load_first || (st_q == SStep && term_end)) begin   // (a phase's end: load_first)
       phase_q <= ld_phase;
       term_q  <= ld_term;
       a_q     <= {{(SW-32){1'b0}}, t_a};

@@ -18,6 +18,7 @@ module tpu_lite_compute #(
     input  wire [127:0]         instr_i,
     input  wire [31:0]          pc_i,
     output wire                 busy_o,        // (take_i only while it is low)
+    output wire                 drain_o,       // mmc sums on their way (an act waits for them)
     output wire                 fault_o,       // one cycle: ACT_PARAM at fault_pc_o
     output wire [31:0]          fault_pc_o,
     // the unified buffer's port
@@ -53,7 +54,7 @@ module tpu_lite_compute #(
   wire is_mmc = instr_i[3:0] == TPU_OP_MMC;
 
   // mmc
-  wire                 m_busy, m_ub_req, m_w_we, m_acc_rd, m_acc_wr;
+  wire                 m_busy, m_drain, m_ub_req, m_w_we, m_acc_rd, m_acc_wr;
   wire [UbBits-1:0]    m_ub_addr;
   wire [NBits-1:0]     m_w_row;
   wire [N*8-1:0]       m_w, m_x;
@@ -66,6 +67,7 @@ module tpu_lite_compute #(
       .start_i(take_i && is_mmc),
       .instr_i,
       .busy_o(m_busy),
+      .drain_o(m_drain),
       .ub_req_o(m_ub_req),
       .ub_addr_o(m_ub_addr),
       .ub_grant_i,
@@ -130,13 +132,14 @@ module tpu_lite_compute #(
   tpu_small_ram #(.Width(N * 32), .Depth(AccRows)) u_acc (
       .clk_i,
       .rd_en_i(m_acc_rd || a_acc_rd),
-      .rd_addr_i(m_busy ? m_acc_rd_addr : a_acc_rd_addr),
+      .rd_addr_i(m_acc_rd ? m_acc_rd_addr : a_acc_rd_addr),
       .rd_data_o(acc_rdata),
       .wr_en_i(m_acc_wr || scrubbing),
       .wr_addr_i(scrubbing ? scrub_row : m_acc_wr_addr),
       .wr_data_i(scrubbing ? {N*32{1'b0}} : m_acc_wdata));
 
   assign busy_o       = m_busy || a_busy;
+  assign drain_o      = m_drain;
   assign dbg_busy_o   = {a_busy, m_busy};
   assign fault_pc_o   = pc_q;
   assign ub_req_o     = m_ub_req || a_ub_req;

@@ -7,7 +7,8 @@
 //   fetch (tpu_lite_fetch)      instruction words read ahead into a ring in block RAM
 //   front end (tpu_lite_front)  checks, the weight-FIFO rule, rhm / rw / whm, hand-over
 //   compute (tpu_lite_compute)  mmc (the array, a row a cycle) and act, one at a time
-//   bus (tpu_lite_bus)          single-word AXI4 reads and writes, several in flight
+//   bus (tpu_lite_bus)          single-word AXI4 reads and writes, several in flight (the
+//                               DMA's reads before the fetch's, unless it runs dry)
 //
 // Memories: the unified buffer (one port for everyone: scrubbing, then the compute
 // unit, then the front end), the weight FIFO (written by rw, read as tiles enter the
@@ -91,7 +92,7 @@ module tpu_lite_core #(
   end
 
   // ---- the bus -------------------------------------------------------------------------------
-  wire                  f_req, f_grant, f_beat, d_req, d_grant, d_beat, d_ready, rerr, rd_busy;
+  wire                  f_req, f_urgent, f_grant, f_beat, d_req, d_grant, d_beat, d_ready, rerr, rd_busy;
   wire [31:0]           f_addr, d_addr;
   wire [DmaWidth-1:0]   rdata;
   wire                  w_req, w_grant, w_busy, w_err;
@@ -102,6 +103,7 @@ module tpu_lite_core #(
       .clk_i,
       .rst_ni(rst_n),
       .a_req_i(f_req),
+      .a_urgent_i(f_urgent),
       .a_addr_i(f_addr),
       .a_grant_o(f_grant),
       .b_req_i(d_req),
@@ -136,6 +138,7 @@ module tpu_lite_core #(
       .pc_i(begin_run ? {entry[31:4], 4'd0} : fi_restart_pc),
       .stop_i(fi_stop),
       .req_o(f_req),
+      .urgent_o(f_urgent),
       .addr_o(f_addr),
       .grant_i(f_grant),
       .beat_i(f_beat),
@@ -186,7 +189,7 @@ module tpu_lite_core #(
       .wr_data_i(wf_wdata));
 
   // ---- front end and compute unit ---------------------------------------------------------------
-  wire         c_take, c_busy, c_fault, c_row, c_avail, c_abort;
+  wire         c_take, c_busy, c_drain, c_fault, c_row, c_avail, c_abort;
   wire [127:0] c_instr;
   wire [31:0]  c_pc, c_fault_pc;
   wire         retire, tile, waits;
@@ -213,6 +216,7 @@ module tpu_lite_core #(
       .c_instr_o(c_instr),
       .c_pc_o(c_pc),
       .c_busy_i(c_busy),
+      .c_drain_i(c_drain),
       .c_fault_i(c_fault),
       .c_fault_pc_i(c_fault_pc),
       .c_pop_i(wf_pop),
@@ -256,6 +260,7 @@ module tpu_lite_core #(
       .instr_i(c_instr),
       .pc_i(c_pc),
       .busy_o(c_busy),
+      .drain_o(c_drain),
       .fault_o(c_fault),
       .fault_pc_o(c_fault_pc),
       .ub_req_o(c_ub_req),

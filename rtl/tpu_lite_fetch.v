@@ -24,6 +24,7 @@ module tpu_lite_fetch #(
     // word reads: a request a cycle, granted by the bus (tpu_lite_bus); the beats come
     // back in order, the fetch's among the others
     output wire                req_o,
+    output wire                urgent_o,   // fewer than two instructions read or on their way
     output wire [31:0]         addr_o,
     input  wire                grant_i,
     input  wire                beat_i,
@@ -167,6 +168,9 @@ module tpu_lite_fetch #(
   end
 
   assign req_o   = want;
+  localparam integer     TwoI = 2 * Words;
+  localparam [PtrBits:0] Two  = TwoI[PtrBits:0];
+  assign urgent_o = held_q < Two;
   assign addr_o  = req_addr_q;
   assign busy_o  = flight_q != {(PtrBits+1){1'b0}};
   assign valid_o = have_q || at_err;

@@ -51,6 +51,7 @@ module tpu_lite_front #(
     output wire [127:0]          c_instr_o,
     output wire [31:0]           c_pc_o,
     input  wire                  c_busy_i,
+    input  wire                  c_drain_i,    // mmc sums on their way to the accumulators
     input  wire                  c_fault_i,
     input  wire [31:0]           c_fault_pc_i,
     input  wire                  c_pop_i,      // a tile left the FIFO for the array
@@ -101,28 +102,50 @@ module tpu_lite_front #(
   localparam [CntBits-1:0] Depth = WfifoDepth[CntBits-1:0];
   localparam integer NM1 = N - 1;
 
-  // ---- D: the decode register ---------------------------------------------------------------
-  reg          d_valid_q, d_checked_q, stop_q;
+  // ---- the checks, on the fetch's instruction (F) while D's waits -----------------------------
+  wire         ck_done;
+  wire [3:0]   ck_err;
+  wire [16:0]  ck_ub_end;
+  wire         ck_busy;
+  reg          f_started_q, f_checked_q;   // F's check started, done (with f_ck_*)
+  reg  [3:0]   f_ck_err_q;
+  reg  [16:0]  f_ck_ub_end_q;
+  wire         restart;
+  wire         load_d;
+  wire         ck_start = f_valid_i && f_err_i == TPU_ERR_NONE && !f_started_q && !ck_busy && !restart;
+  tpu_lite_check #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .DramBytes(DramBytes)) u_check (
+      .clk_i,
+      .rst_ni(rst_ni && !restart),          // (a restart drops the instruction being checked)
+      .start_i(ck_start),
+      .instr_i(f_instr_i),
+      .busy_o(ck_busy),
+      .done_o(ck_done),
+      .err_o(ck_err),
+      .ub_end_o(ck_ub_end));
+  always @(posedge clk_i) begin
+    if (!rst_ni || restart || load_d) begin
+      f_started_q <= 1'b0;
+      f_checked_q <= 1'b0;
+    end else begin
+      if (ck_start) f_started_q <= 1'b1;
+      if (ck_done)  f_checked_q <= 1'b1;
+    end
+    if (ck_done) begin
+      f_ck_err_q    <= ck_err;
+      f_ck_ub_end_q <= ck_ub_end;
+    end
+  end
+  // F can move to D: checked, or a fetch fault (nothing to check)
+  wire f_ready = f_valid_i && (f_err_i != TPU_ERR_NONE || f_checked_q);
+
+  // ---- D: the decode register: the next instruction in program order, checked ------------
+  reg          d_valid_q, stop_q;
   reg  [127:0] d_q;
   reg  [31:0]  d_pc_q;
   reg  [3:0]   d_ferr_q;      // the fetch's fault at this PC
   reg  [3:0]   d_err_q;       // the check's result
   reg  [16:0]  d_ub_end_q;
   wire [3:0]   op = d_q[3:0];
-  wire         ck_done;
-  wire [3:0]   ck_err;
-  wire [16:0]  ck_ub_end;
-  wire         unused_ck_busy;
-  reg          ck_start_q;
-  tpu_lite_check #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .DramBytes(DramBytes)) u_check (
-      .clk_i,
-      .rst_ni,
-      .start_i(ck_start_q),
-      .instr_i(d_q),
-      .busy_o(unused_ck_busy),
-      .done_o(ck_done),
-      .err_o(ck_err),
-      .ub_end_o(ck_ub_end));
 
   // ---- the weight FIFO: the rule in program order, and the slots --------------------------------
   reg  [CntBits-1:0]  tiles_q;   // tiles rw instructions dispatched brought, no switch took yet
@@ -164,7 +187,7 @@ module tpu_lite_front #(
   // While a whm runs, D's instruction may be one it overwrites: it waits, and shows no
   // fault, until the whm is done and the fetch has started over.
   wire whm_on    = x_on_q && x_kind_q == KWhm;
-  wire ready     = d_valid_q && d_checked_q && !stop_q && !whm_on;   // D's instruction is checked
+  wire ready     = d_valid_q && !stop_q && !whm_on;
   wire d_fetch_bad = d_valid_q && !stop_q && !whm_on && d_ferr_q != TPU_ERR_NONE;
   wire d_bad     = ready && (d_err_q != TPU_ERR_NONE || (op == TPU_OP_MMC && mmc_wf_bad) ||
                              (op == TPU_OP_RW && room == 5'd0));
@@ -181,7 +204,8 @@ module tpu_lite_front #(
         TPU_OP_RHM:  go = !x_on_q && !rhm_hazard;
         TPU_OP_RW:   go = !x_on_q;
         TPU_OP_WHM:  go = !x_on_q && !c_busy_i;
-        default:     go = !c_busy_i && !x_not_rw;   // mmc, act
+        TPU_OP_MMC:  go = !c_busy_i && !x_not_rw;
+        default:     go = !c_busy_i && !c_drain_i && !x_not_rw;   // act (reads what mmc sums)
       endcase
     end
   end
@@ -280,10 +304,10 @@ module tpu_lite_front #(
 
   // ---- the run ----------------------------------------------------------------------------------------
   reg        on_q, halted_q;
-  wire       idle_all = !x_on_q && !c_busy_i && !bus_busy_i;
+  wire       idle_all = !x_on_q && !c_busy_i && !c_drain_i && !bus_busy_i;
   wire       whm_ok   = x_done && x_kind_q == KWhm && !h_err;
-  wire       restart  = begin_i || whm_ok;
-  wire       load_d   = on_q && !stop_q && (!d_valid_q || go) && f_valid_i && !restart;
+  assign     restart  = begin_i || whm_ok;
+  assign     load_d   = on_q && !stop_q && (!d_valid_q || go) && f_ready && !restart;
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -321,17 +345,12 @@ module tpu_lite_front #(
   end
 
   always @(posedge clk_i) begin
-    ck_start_q <= load_d;
     if (load_d) begin
-      d_q         <= f_instr_i;
-      d_pc_q      <= f_pc_i;
-      d_ferr_q    <= f_err_i;
-      d_checked_q <= 1'b0;
-    end
-    if (ck_done) begin
-      d_checked_q <= 1'b1;
-      d_err_q     <= ck_err;
-      d_ub_end_q  <= ck_ub_end;
+      d_q        <= f_instr_i;
+      d_pc_q     <= f_pc_i;
+      d_ferr_q   <= f_err_i;
+      d_err_q    <= f_ck_err_q;
+      d_ub_end_q <= f_ck_ub_end_q;
     end
     if (go_dma) begin
       x_kind_q <= op == TPU_OP_RHM ? KRhm : op == TPU_OP_RW ? KRw : KWhm;

@@ -22,7 +22,8 @@ module tpu_lite_mmc #(
     input  wire                   rst_ni,
     input  wire                   start_i,      // instr_i is an mmc that passed its checks
     input  wire [127:0]           instr_i,      // (sampled at start_i)
-    output wire                   busy_o,       // until its last sum is written
+    output wire                   busy_o,       // until its last row has entered the array
+    output wire                   drain_o,      // rows' sums still on their way to the accumulators
     // the unified buffer's port: a row read
     output wire                   ub_req_o,
     output wire [UbBits-1:0]      ub_addr_o,
@@ -59,7 +60,9 @@ module tpu_lite_mmc #(
   localparam integer SlotBits = (WfifoDepth > 1) ? $clog2(WfifoDepth) : 1;
   localparam integer WfBits  = SlotBits + NBits;
 
-  localparam [1:0] SIdle = 2'd0, SLoad = 2'd1, SRows = 2'd2, SDrain = 2'd3;
+  // (the next mmc may start while the last rows' sums are on their way: a row's
+  // accumulate flag and accumulator row travel with it)
+  localparam [1:0] SIdle = 2'd0, SLoad = 2'd1, SRows = 2'd2;
   reg [1:0]          st_q;
   reg [15:0]         rows_m1_q, r_q;
   reg [3:0]          tiles_left_q;
@@ -86,7 +89,7 @@ module tpu_lite_mmc #(
   // reaches the array with that row)
   wire want      = (st_q == SRows || (st_q == SLoad && last_k)) && !clash;
   wire enter     = want && ub_grant_i;
-  wire [1:0] next_st_rows = last_tile ? SDrain : sw_q ? SLoad : SRows;   // after a tile's last row
+  wire [1:0] next_st_rows = last_tile ? SIdle : sw_q ? SLoad : SRows;   // after a tile's last row
 
   always @(posedge clk_i) begin
     if (!rst_ni || abort_i) begin
@@ -96,7 +99,7 @@ module tpu_lite_mmc #(
         SIdle: if (start_i) st_q <= instr_i[TPU_MMC_SWITCH_LSB] ? SLoad : SRows;
         SLoad: if (last_k) st_q <= enter && last_row ? next_st_rows : SRows;
         SRows: if (enter && last_row) st_q <= next_st_rows;
-        default: if (pipe_q == 4'd0) st_q <= SIdle;   // SDrain: the last sums written
+        default: st_q <= SIdle;
       endcase
     end
   end
@@ -161,6 +164,7 @@ module tpu_lite_mmc #(
   endgenerate
 
   assign busy_o        = st_q != SIdle;
+  assign drain_o       = pipe_q != 4'd0;
   assign ub_req_o      = want;
   assign ub_addr_o     = ub_row_q[UbBits-1:0];
   assign wf_rd_o       = load_go;
