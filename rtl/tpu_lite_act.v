@@ -28,6 +28,7 @@ module tpu_lite_act #(
     // the accumulators' read port
     output wire                acc_rd_o,
     output wire [AccBits-1:0]  acc_rd_addr_o,
+    input  wire                acc_grant_i,  // the read is taken now (the port is shared)
     input  wire [N*32-1:0]     acc_rdata_i  // the cycle after
 );
 `include "tpu_isa.vh"
@@ -87,7 +88,7 @@ module tpu_lite_act #(
   wire [N*8-1:0]   pm_rdata;
   tpu_small_ram #(.Width(N * 8), .Depth(8)) u_params (
       .clk_i,
-      .rd_en_i(st_q == SRead || st_q == SBias),
+      .rd_en_i((st_q == SRead && acc_grant_i) || st_q == SBias),
       .rd_addr_i(st_q == SBias ? mult_row : bias_row),
       .rd_data_o(pm_rdata),
       .wr_en_i(copied_q && p_q <= 4'd8),
@@ -139,7 +140,7 @@ module tpu_lite_act #(
                   fault_q <= shift_bad;
                   st_q    <= shift_bad ? SIdle : SRead;
                 end
-        SRead:  st_q <= SBias;
+        SRead:  if (acc_grant_i) st_q <= SBias;
         SBias:  st_q <= SMult;
         SMult:  st_q <= SHold;
         SHold:  if (rq_go) st_q <= row_ends && last_row ? SLast : SRead;

@@ -8,7 +8,8 @@
 // a cycle per term and per further bit of b: 5 to 10 for the usual instructions, at
 // most about 40 (rows of 2^16 with segments).
 // Also the end of the instruction's unified-buffer rows (rhm, act: written; whm, mmc:
-// read, every tile's), for the lite core's interlocks.
+// read, every tile's) and accumulator rows (mmc: written; act: read), for the lite
+// core's interlocks.
 `default_nettype none
 
 module tpu_lite_check #(
@@ -24,7 +25,8 @@ module tpu_lite_check #(
     output wire         busy_o,
     output wire         done_o,     // one cycle: err_o and ub_end_o are the result
     output wire [3:0]   err_o,
-    output wire [16:0]  ub_end_o    // rhm, whm, mmc, act: one past the last UB row
+    output wire [16:0]  ub_end_o,   // rhm, whm, mmc, act: one past the last UB row
+    output wire [16:0]  acc_end_o   // mmc, act: one past the last accumulator row
 );
 `include "tpu_isa.vh"
   localparam integer SW = 39;   // a sum: addr + 15 * tstride + 63 * stride + 64 < 2^37
@@ -222,7 +224,7 @@ module tpu_lite_check #(
   reg          cin_q, last_q;
   reg [3:0]    err_q;
   reg          done_q;
-  reg [16:0]   ub_end_q;
+  reg [16:0]   ub_end_q, acc_end_q;
 
   wire [SW-1:0] sum      = s_q + (b_q[0] ? a_q : {SW{1'b0}}) + {{(SW-1){1'b0}}, cin_q};
   wire          term_end = b_q[15:1] == 15'd0;   // b's last bit is added now
@@ -292,6 +294,7 @@ module tpu_lite_check #(
         end
         SStep: if (phase_end) begin
           if (phase_q == PUb) ub_end_q <= sum[16:0];
+          if (phase_q == PAcc) acc_end_q <= sum[16:0];
           if (fail || after == PNone) begin
             err_q  <= fail ? fail_code : TPU_ERR_NONE;
             done_q <= 1'b1;
@@ -326,6 +329,7 @@ module tpu_lite_check #(
   assign done_o   = done_q;
   assign err_o    = err_q;
   assign ub_end_o = ub_end_q;
+  assign acc_end_o = acc_end_q;
 endmodule
 
 `default_nettype wire

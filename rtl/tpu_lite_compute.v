@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// The lite core's compute unit: one mmc or act at a time (tpu_lite_mmc, tpu_lite_act),
-// handed over by the front end, with the multiply array (tpu_mac_array) and the
-// accumulators (a row of N words per address, scrubbed after reset and every run).
+// The lite core's compute unit: an mmc (tpu_lite_mmc) and an act (tpu_lite_act), one of
+// each at a time, side by side, handed over by the front end (which keeps them apart
+// where their rows meet), with the multiply array (tpu_mac_array) and the accumulators
+// (a row of N words per address, scrubbed after reset and every run). On the shared
+// ports the mmc goes first: the accumulators' read port (its sums' reads), the unified
+// buffer's port (its input rows).
 // The unified buffer's port and the weight FIFO's read port are the core's.
 `default_nettype none
 
@@ -17,7 +20,8 @@ module tpu_lite_compute #(
     input  wire                 take_i,
     input  wire [127:0]         instr_i,
     input  wire [31:0]          pc_i,
-    output wire                 busy_o,        // (take_i only while it is low)
+    output wire                 mmc_busy_o,    // (an mmc taken only while it is low)
+    output wire                 act_busy_o,    // (an act taken only while it is low)
     output wire                 drain_o,       // mmc sums on their way (an act waits for them)
     output wire                 fault_o,       // one cycle: ACT_PARAM at fault_pc_o
     output wire [31:0]          fault_pc_o,
@@ -49,9 +53,9 @@ module tpu_lite_compute #(
   localparam integer AccBits = $clog2(AccRows);
   localparam integer WfBits  = ((WfifoDepth > 1) ? $clog2(WfifoDepth) : 1) + NBits;
 
-  reg [31:0] pc_q;
-  always @(posedge clk_i) if (take_i) pc_q <= pc_i;
   wire is_mmc = instr_i[3:0] == TPU_OP_MMC;
+  reg [31:0] act_pc_q;   // (only an act faults)
+  always @(posedge clk_i) if (take_i && !is_mmc) act_pc_q <= pc_i;
 
   // mmc
   wire                 m_busy, m_drain, m_ub_req, m_w_we, m_acc_rd, m_acc_wr;
@@ -70,7 +74,7 @@ module tpu_lite_compute #(
       .drain_o(m_drain),
       .ub_req_o(m_ub_req),
       .ub_addr_o(m_ub_addr),
-      .ub_grant_i,
+      .ub_grant_i(ub_grant_i && m_ub_req),
       .ub_rdata_i,
       .wf_rd_o,
       .wf_addr_o,
@@ -114,9 +118,10 @@ module tpu_lite_compute #(
       .ub_we_o(a_ub_we),
       .ub_addr_o(a_ub_addr),
       .ub_wdata_o,
-      .ub_grant_i,
+      .ub_grant_i(ub_grant_i && !m_ub_req),
       .ub_rdata_i,
       .acc_rd_o(a_acc_rd),
+      .acc_grant_i(!m_acc_rd),
       .acc_rd_addr_o(a_acc_rd_addr),
       .acc_rdata_i(acc_rdata));
 
@@ -131,20 +136,21 @@ module tpu_lite_compute #(
       .row_o(scrub_row));
   tpu_small_ram #(.Width(N * 32), .Depth(AccRows)) u_acc (
       .clk_i,
-      .rd_en_i(m_acc_rd || a_acc_rd),
+      .rd_en_i(m_acc_rd || a_acc_rd),   // (the act's read waits while the mmc's is on)
       .rd_addr_i(m_acc_rd ? m_acc_rd_addr : a_acc_rd_addr),
       .rd_data_o(acc_rdata),
       .wr_en_i(m_acc_wr || scrubbing),
       .wr_addr_i(scrubbing ? scrub_row : m_acc_wr_addr),
       .wr_data_i(scrubbing ? {N*32{1'b0}} : m_acc_wdata));
 
-  assign busy_o       = m_busy || a_busy;
+  assign mmc_busy_o   = m_busy;
+  assign act_busy_o   = a_busy;
   assign drain_o      = m_drain;
   assign dbg_busy_o   = {a_busy, m_busy};
-  assign fault_pc_o   = pc_q;
+  assign fault_pc_o   = act_pc_q;
   assign ub_req_o     = m_ub_req || a_ub_req;
-  assign ub_we_o      = a_ub_we;
-  assign ub_addr_o    = m_busy ? m_ub_addr : a_ub_addr;
+  assign ub_we_o      = !m_ub_req && a_ub_we;
+  assign ub_addr_o    = m_ub_req ? m_ub_addr : a_ub_addr;
   assign scrub_busy_o = scrubbing;
 endmodule
 

@@ -6,7 +6,7 @@
 //
 //   fetch (tpu_lite_fetch)      instruction words read ahead into a ring in block RAM
 //   front end (tpu_lite_front)  checks, the weight-FIFO rule, rhm / rw / whm, hand-over
-//   compute (tpu_lite_compute)  mmc (the array, a row a cycle) and act, one at a time
+//   compute (tpu_lite_compute)  mmc (the array, a row a cycle) and act, side by side
 //   bus (tpu_lite_bus)          single-word AXI4 reads and writes, several in flight (the
 //                               DMA's reads before the fetch's, unless it runs dry)
 //
@@ -189,7 +189,7 @@ module tpu_lite_core #(
       .wr_data_i(wf_wdata));
 
   // ---- front end and compute unit ---------------------------------------------------------------
-  wire         c_take, c_busy, c_drain, c_fault, c_row, c_avail, c_abort;
+  wire         c_take, c_mbusy, c_abusy, c_drain, c_fault, c_row, c_avail, c_abort;
   wire [127:0] c_instr;
   wire [31:0]  c_pc, c_fault_pc;
   wire         retire, tile, waits;
@@ -215,7 +215,8 @@ module tpu_lite_core #(
       .c_take_o(c_take),
       .c_instr_o(c_instr),
       .c_pc_o(c_pc),
-      .c_busy_i(c_busy),
+      .c_mbusy_i(c_mbusy),
+      .c_abusy_i(c_abusy),
       .c_drain_i(c_drain),
       .c_fault_i(c_fault),
       .c_fault_pc_i(c_fault_pc),
@@ -259,7 +260,8 @@ module tpu_lite_core #(
       .take_i(c_take),
       .instr_i(c_instr),
       .pc_i(c_pc),
-      .busy_o(c_busy),
+      .mmc_busy_o(c_mbusy),
+      .act_busy_o(c_abusy),
       .drain_o(c_drain),
       .fault_o(c_fault),
       .fault_pc_o(c_fault_pc),

@@ -50,7 +50,8 @@ module tpu_lite_front #(
     output wire                  c_take_o,
     output wire [127:0]          c_instr_o,
     output wire [31:0]           c_pc_o,
-    input  wire                  c_busy_i,
+    input  wire                  c_mbusy_i,    // the compute unit's mmc, act are busy
+    input  wire                  c_abusy_i,
     input  wire                  c_drain_i,    // mmc sums on their way to the accumulators
     input  wire                  c_fault_i,
     input  wire [31:0]           c_fault_pc_i,
@@ -102,41 +103,59 @@ module tpu_lite_front #(
   localparam [CntBits-1:0] Depth = WfifoDepth[CntBits-1:0];
   localparam integer NM1 = N - 1;
 
-  // ---- the checks, on the fetch's instruction (F) while D's waits -----------------------------
+  // ---- K: the check register, the instruction after D's, checked while D's waits and the
+  // fetch assembles the one after it ----------------------------------------------------------
   wire         ck_done;
   wire [3:0]   ck_err;
-  wire [16:0]  ck_ub_end;
+  wire [16:0]  ck_ub_end, ck_acc_end;
   wire         ck_busy;
-  reg          f_started_q, f_checked_q;   // F's check started, done (with f_ck_*)
-  reg  [3:0]   f_ck_err_q;
-  reg  [16:0]  f_ck_ub_end_q;
+  reg          k_valid_q, k_started_q, k_checked_q;
+  reg  [127:0] k_q;
+  reg  [31:0]  k_pc_q;
+  reg  [3:0]   k_ferr_q;                  // the fetch's fault at this PC (nothing to check)
+  reg  [3:0]   k_err_q;
+  reg  [16:0]  k_ub_end_q, k_acc_end_q;
   wire         restart;
-  wire         load_d;
-  wire         ck_start = f_valid_i && f_err_i == TPU_ERR_NONE && !f_started_q && !ck_busy && !restart;
+  wire         load_d;                    // K's instruction moves to D
+  wire         k_ready = k_valid_q && (k_ferr_q != TPU_ERR_NONE || k_checked_q);
+  wire         load_k  = f_valid_i && (!k_valid_q || load_d) && !restart && !stop_q;
+  wire         ck_start = k_valid_q && k_ferr_q == TPU_ERR_NONE && !k_started_q && !ck_busy && !restart;
   tpu_lite_check #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .DramBytes(DramBytes)) u_check (
       .clk_i,
       .rst_ni(rst_ni && !restart),          // (a restart drops the instruction being checked)
       .start_i(ck_start),
-      .instr_i(f_instr_i),
+      .instr_i(k_q),
       .busy_o(ck_busy),
       .done_o(ck_done),
       .err_o(ck_err),
-      .ub_end_o(ck_ub_end));
+      .ub_end_o(ck_ub_end),
+      .acc_end_o(ck_acc_end));
   always @(posedge clk_i) begin
-    if (!rst_ni || restart || load_d) begin
-      f_started_q <= 1'b0;
-      f_checked_q <= 1'b0;
+    if (!rst_ni || restart) begin
+      k_valid_q <= 1'b0;
+    end else if (load_k) begin
+      k_valid_q <= 1'b1;
+    end else if (load_d) begin
+      k_valid_q <= 1'b0;
+    end
+    if (!rst_ni || restart || load_k) begin
+      k_started_q <= 1'b0;
+      k_checked_q <= 1'b0;
     end else begin
-      if (ck_start) f_started_q <= 1'b1;
-      if (ck_done)  f_checked_q <= 1'b1;
+      if (ck_start) k_started_q <= 1'b1;
+      if (ck_done)  k_checked_q <= 1'b1;
+    end
+    if (load_k) begin
+      k_q      <= f_instr_i;
+      k_pc_q   <= f_pc_i;
+      k_ferr_q <= f_err_i;
     end
     if (ck_done) begin
-      f_ck_err_q    <= ck_err;
-      f_ck_ub_end_q <= ck_ub_end;
+      k_err_q     <= ck_err;
+      k_ub_end_q  <= ck_ub_end;
+      k_acc_end_q <= ck_acc_end;
     end
   end
-  // F can move to D: checked, or a fetch fault (nothing to check)
-  wire f_ready = f_valid_i && (f_err_i != TPU_ERR_NONE || f_checked_q);
 
   // ---- D: the decode register: the next instruction in program order, checked ------------
   reg          d_valid_q, stop_q;
@@ -144,7 +163,7 @@ module tpu_lite_front #(
   reg  [31:0]  d_pc_q;
   reg  [3:0]   d_ferr_q;      // the fetch's fault at this PC
   reg  [3:0]   d_err_q;       // the check's result
-  reg  [16:0]  d_ub_end_q;
+  reg  [16:0]  d_ub_end_q, d_acc_end_q;
   wire [3:0]   op = d_q[3:0];
 
   // ---- the weight FIFO: the rule in program order, and the slots --------------------------------
@@ -174,14 +193,21 @@ module tpu_lite_front #(
   wire        g_row_ready;
   wire        x_busy = g_busy || h_busy;
 
-  // ---- the compute unit's instruction: its unified-buffer rows -----------------------------
-  // mmc: reads [lo1, hi1); act: writes [lo1, hi1), reads its parameters [lo2, hi2)
-  reg  [16:0] lo1_q, hi1_q, lo2_q, hi2_q;
-  wire [16:0] ub17 = {1'b0, d_q[TPU_MMC_UB_LSB +: 16]};
+  // ---- the compute unit's instructions: their rows ----------------------------------------------
+  // the mmc reads UB [m_lo, m_hi); the act writes UB [a_lo, a_hi), reads its parameters
+  // UB [p_lo, p_hi) and the accumulators [c_lo, c_hi)
+  reg  [16:0] m_lo_q, m_hi_q, a_lo_q, a_hi_q, p_lo_q, p_hi_q, c_lo_q, c_hi_q;
+  wire [16:0] ub17  = {1'b0, d_q[TPU_MMC_UB_LSB +: 16]};
+  wire [16:0] acc17 = {1'b0, d_q[TPU_MMC_ACC_LSB +: 16]};
   function automatic overlap(input [16:0] alo, input [16:0] ahi, input [16:0] blo, input [16:0] bhi);
     overlap = alo < bhi && blo < ahi;
   endfunction
-  wire rhm_hazard = c_busy_i && (overlap(ub17, d_ub_end_q, lo1_q, hi1_q) || overlap(ub17, d_ub_end_q, lo2_q, hi2_q));
+  // an rhm writes rows one of them reads or the act writes; an mmc writes accumulator
+  // rows the act reads, or reads rows it writes
+  wire rhm_hazard = (c_mbusy_i && overlap(ub17, d_ub_end_q, m_lo_q, m_hi_q)) ||
+                    (c_abusy_i && (overlap(ub17, d_ub_end_q, a_lo_q, a_hi_q) || overlap(ub17, d_ub_end_q, p_lo_q, p_hi_q)));
+  wire mmc_hazard = c_abusy_i && (overlap(acc17, d_acc_end_q, c_lo_q, c_hi_q) || overlap(ub17, d_ub_end_q, a_lo_q, a_hi_q));
+  wire c_busy     = c_mbusy_i || c_abusy_i;
 
   // ---- dispatch -------------------------------------------------------------------------------------
   // While a whm runs, D's instruction may be one it overwrites: it waits, and shows no
@@ -200,12 +226,12 @@ module tpu_lite_front #(
     if (ready && !d_bad) begin
       case (op)
         TPU_OP_NOP, TPU_OP_SYNC: go = 1'b1;
-        TPU_OP_HALT: go = !x_on_q && !c_busy_i;
+        TPU_OP_HALT: go = !x_on_q && !c_busy && !c_drain_i;
         TPU_OP_RHM:  go = !x_on_q && !rhm_hazard;
         TPU_OP_RW:   go = !x_on_q;
-        TPU_OP_WHM:  go = !x_on_q && !c_busy_i;
-        TPU_OP_MMC:  go = !c_busy_i && !x_not_rw;
-        default:     go = !c_busy_i && !c_drain_i && !x_not_rw;   // act (reads what mmc sums)
+        TPU_OP_WHM:  go = !x_on_q && !c_busy;
+        TPU_OP_MMC:  go = !c_mbusy_i && !x_not_rw && !mmc_hazard;
+        default:     go = !c_busy && !c_drain_i && !x_not_rw;   // act: after the mmcs that sum its rows
       endcase
     end
   end
@@ -304,10 +330,10 @@ module tpu_lite_front #(
 
   // ---- the run ----------------------------------------------------------------------------------------
   reg        on_q, halted_q;
-  wire       idle_all = !x_on_q && !c_busy_i && !c_drain_i && !bus_busy_i;
+  wire       idle_all = !x_on_q && !c_busy && !c_drain_i && !bus_busy_i;
   wire       whm_ok   = x_done && x_kind_q == KWhm && !h_err;
   assign     restart  = begin_i || whm_ok;
-  assign     load_d   = on_q && !stop_q && (!d_valid_q || go) && f_ready && !restart;
+  assign     load_d   = on_q && !stop_q && (!d_valid_q || go) && k_ready && !restart;
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -346,11 +372,12 @@ module tpu_lite_front #(
 
   always @(posedge clk_i) begin
     if (load_d) begin
-      d_q        <= f_instr_i;
-      d_pc_q     <= f_pc_i;
-      d_ferr_q   <= f_err_i;
-      d_err_q    <= f_ck_err_q;
-      d_ub_end_q <= f_ck_ub_end_q;
+      d_q         <= k_q;
+      d_pc_q      <= k_pc_q;
+      d_ferr_q    <= k_ferr_q;
+      d_err_q     <= k_err_q;
+      d_ub_end_q  <= k_ub_end_q;
+      d_acc_end_q <= k_acc_end_q;
     end
     if (go_dma) begin
       x_kind_q <= op == TPU_OP_RHM ? KRhm : op == TPU_OP_RW ? KRw : KWhm;
@@ -361,11 +388,17 @@ module tpu_lite_front #(
     end
     if (rhm_row && ub_grant_i) x_ub_q <= x_ub_q + 16'd1;
     if (wf_write) x_wrow_q <= g_row_last ? {NBits{1'b0}} : x_wrow_q + 1'b1;
-    if (go_comp) begin   // the compute unit's rows, for the rhm that may come
-      lo1_q <= ub17;
-      hi1_q <= d_ub_end_q;
-      lo2_q <= op == TPU_OP_ACT ? {1'b0, d_q[TPU_ACT_PARAMS_LSB +: 16]} : 17'd0;
-      hi2_q <= op == TPU_OP_ACT ? {1'b0, d_q[TPU_ACT_PARAMS_LSB +: 16]} + {13'd0, TPU_ACT_PARAM_ROWS} : 17'd0;
+    if (go_comp && op == TPU_OP_MMC) begin   // the compute unit's rows, for what comes after
+      m_lo_q <= ub17;
+      m_hi_q <= d_ub_end_q;
+    end
+    if (go_comp && op == TPU_OP_ACT) begin
+      a_lo_q <= ub17;
+      a_hi_q <= d_ub_end_q;
+      p_lo_q <= {1'b0, d_q[TPU_ACT_PARAMS_LSB +: 16]};
+      p_hi_q <= {1'b0, d_q[TPU_ACT_PARAMS_LSB +: 16]} + {13'd0, TPU_ACT_PARAM_ROWS};
+      c_lo_q <= acc17;
+      c_hi_q <= d_acc_end_q;
     end
   end
 
@@ -395,7 +428,7 @@ module tpu_lite_front #(
   assign failed_o       = fault_q;
   assign err_code_o     = code_q;
   assign err_pc_o       = fpc_q;
-  assign f_take_o       = load_d;
+  assign f_take_o       = load_k;
   assign f_restart_o    = restart;
   assign f_restart_pc_o = x_pc_q + 32'd16;
   assign f_stop_o       = stop_q;

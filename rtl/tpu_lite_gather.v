@@ -9,8 +9,9 @@
 // Two walks over the same rows: the requests ask for the bus words each segment
 // touches, one a cycle, as far as the bus takes them; the beats, which come back in
 // order, are placed by a second walk that keeps only the low address bits it needs
-// (where in its word a segment starts). A row is offered (row_valid_o) when its last
-// beat is placed, and the beats wait while it is.
+// (where in its word a segment starts). A row is offered (row_valid_o) from a register
+// of its own once its last beat is placed, so that the next row's beats go on meanwhile;
+// they wait only when that row is done before the one offered is taken.
 `default_nettype none
 
 module tpu_lite_gather #(
@@ -41,7 +42,7 @@ module tpu_lite_gather #(
     // rows, in order
     output wire                row_valid_o,
     output wire [N*8-1:0]      row_o,
-    output wire                row_last_o,      // the tile's last row
+    output wire                row_last_o,      // (with row_valid_o) the tile's last row
     input  wire                row_ready_i,
     output wire                err_o,           // a beat of this job had a bus error
     output wire [6:0]          bytes_o          // bytes placed this cycle (a segment's, at its end)
@@ -123,7 +124,9 @@ module tpu_lite_gather #(
   end
 
   // ---- beats ---------------------------------------------------------------------------------
-  reg                bt_on_q, full_q, err_q;
+  reg                bt_on_q, full_q, err_q;   // full_q: out_q holds a row (out_last_q: a tile's last)
+  reg  [N*8-1:0]     out_q;
+  reg                out_last_q;
   reg  [3:0]         bt_t_q;
   reg  [LaneBits-1:0] bt_tile_low_q;
   reg  [15:0]        bt_r_q;
@@ -137,11 +140,12 @@ module tpu_lite_gather #(
   wire               bt_last_s   = bt_s_q == segs_m1_q;
   wire               bt_last_r   = bt_r_q == rows_m1_q;
   wire               bt_last_t   = bt_t_q == tiles_m1_q;
-  wire               take_beat   = bt_on_q && !full_q && bt_has_segs && beat_i;
+  wire               offered     = full_q && row_ready_i;
+  wire               free        = !full_q || offered;   // out_q can take a row now
+  wire               take_beat   = bt_on_q && free && bt_has_segs && beat_i;
   wire               seg_done    = take_beat && bt_last_w;
   // the row is complete: its last segment's last beat, or at once without segments
-  wire               row_done    = bt_on_q && !full_q && (bt_has_segs ? seg_done && bt_last_s : 1'b1);
-  wire               offered     = full_q && row_ready_i;
+  wire               row_done    = bt_on_q && free && (bt_has_segs ? seg_done && bt_last_s : 1'b1);
   wire [LaneBits-1:0] next_tile_low = bt_tile_low_q + tstride_q[LaneBits-1:0];
   wire [LaneBits-1:0] next_row_low = bt_last_r ? next_tile_low : bt_row_low_q + rstride_q[LaneBits-1:0];
   wire [LaneBits-1:0] next_seg_low = bt_seg_low_q + segstride_q[LaneBits-1:0];
@@ -172,11 +176,16 @@ module tpu_lite_gather #(
       bt_on_q <= 1'b1;
       full_q  <= 1'b0;
     end else begin
-      if (row_done) full_q <= 1'b1;
-      else if (offered) begin
-        full_q <= 1'b0;
+      if (row_done) begin
+        full_q <= 1'b1;
         if (bt_last_r && bt_last_t) bt_on_q <= 1'b0;
+      end else if (offered) begin
+        full_q <= 1'b0;
       end
+    end
+    if (row_done) begin
+      out_q      <= bt_has_segs ? placed : row_q;
+      out_last_q <= bt_last_r;
     end
     if (start_i) begin
       err_q        <= 1'b0;
@@ -204,7 +213,7 @@ module tpu_lite_gather #(
           end
         end
       end
-      if (offered) begin   // the next row starts (the next tile's first, after its last)
+      if (row_done) begin   // the next row starts (the next tile's first, after its last)
         row_q        <= {N*8{1'b0}};
         bt_r_q       <= bt_last_r ? 16'd0 : bt_r_q + 16'd1;
         if (bt_last_r) begin
@@ -232,13 +241,13 @@ module tpu_lite_gather #(
     end
   end
 
-  assign busy_o      = rq_on_q || bt_on_q;
+  assign busy_o      = rq_on_q || bt_on_q || full_q;
   assign req_o       = rq_on_q;
-  assign row_last_o  = bt_last_r;
+  assign row_last_o  = out_last_q;
   assign addr_o      = rq_word_q;
-  assign ready_o     = bt_on_q && !full_q && bt_has_segs;
+  assign ready_o     = bt_on_q && free && bt_has_segs;
   assign row_valid_o = full_q;
-  assign row_o       = row_q;
+  assign row_o       = out_q;
   assign err_o       = err_q;
   assign bytes_o     = seg_done ? {1'b0, seglen_m1_q} + 7'd1 : 7'd0;
 

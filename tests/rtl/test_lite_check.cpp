@@ -3,7 +3,7 @@
 // random instruction words (fields drawn small, near the limits and anywhere, some with
 // reserved bits or opcodes) its error code is the decoder's and check_static's
 // (tools/isa: what the golden model faults with before executing), its unified-buffer
-// range end the instruction's, and each check ends within its 40 cycles.
+// and accumulator range ends the instruction's, and each check ends within its 40 cycles.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -140,6 +140,9 @@ TEST_CASE("lite check: random instructions fault as the golden model decides", "
     const bool ub_checked = want == ErrorCode::None || want == ErrorCode::AccRange || want == ErrorCode::DramRange;
     if (ub_checked && (in.op == Opcode::RHM || in.op == Opcode::WHM || in.op == Opcode::MMC || in.op == Opcode::ACT))
       REQUIRE(int64_t(dut.ub_end_o) == ub_end(in));
+    const bool acc_checked = want == ErrorCode::None || want == ErrorCode::DramRange;
+    if (acc_checked && in.op == Opcode::MMC) REQUIRE(int64_t(dut.acc_end_o) == in.acc + (in.tiles - 1) * in.accstride + in.rows);
+    if (acc_checked && in.op == Opcode::ACT) REQUIRE(int64_t(dut.acc_end_o) == in.acc + in.rows * in.pool);
     ++counts[int(want)];
     tick(dut);
     REQUIRE_FALSE(dut.done_o);
