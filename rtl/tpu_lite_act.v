@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The lite core's act sequencer (docs/isa.md, "act"): first the parameter block's nine
-// unified-buffer rows into a memory of its own (the output rows may overwrite the block;
+// unified-buffer rows into a memory of its own when the output rows overwrite some of
+// them (otherwise each value's bias and multiplier are read from the block itself), and
 // the shift row into a register, checked: a shift above 63 faults ACT_PARAM before any
-// output), then each output row lane by lane, each lane the maximum over the pooling
+// output; then each output row lane by lane, each lane the maximum over the pooling
 // planes of its requantized accumulators (one at a time, tpu_lite_requant), and the row
 // written once its N lanes are done.
 `default_nettype none
@@ -52,13 +53,14 @@ module tpu_lite_act #(
   // taken), SHold (ready, until the requantization takes them); SLast: every value is
   // started, waiting for the last results and the last row's write
   localparam [2:0] SIdle = 3'd0, SCopy = 3'd1, SRead = 3'd2, SBias = 3'd3, SMult = 3'd4,
-                   SHold = 3'd5, SLast = 3'd6;
+                   SHold = 3'd5, SLast = 3'd6, SMreq = 3'd7;
   reg [2:0]          st_q;
   reg [15:0]         rows_m1_q, params_q, r_q, row_acc_q, plane_q;
   reg [3:0]          pool_m1_q, g_q, p_q;
   reg [7:0]          zp_q;
   reg                relu_q;
   reg                copied_q;            // a parameter row read last cycle (row p_q - 1)
+  reg                direct_q;            // the outputs miss the parameter block: no copy
   reg [NBits-1:0]    i_q;                 // the lane
   reg [N*8-1:0]      shifts_q, out_q, wr_q;
   reg [31:0]         acc_v_q, bias_q, mult_q;
@@ -66,17 +68,32 @@ module tpu_lite_act #(
   reg                fault_q;
   // the value being requantized: its lane, whether it is its lane's last plane, its row's
   // last lane; and the row waiting for its write (at wr_row_q)
-  reg                rq_on_q, rq_first_q, rq_lp_q, rq_ll_q;
-  reg [NBits-1:0]    rq_i_q;
+  // (two can be in the requantization: the older at 0, whose result comes first)
+  reg                rq_v0_q, rq_v1_q;
+  reg [NBits+2:0]    rq_e0_q, rq_e1_q;   // {lane, first plane, last plane, last lane}
+  wire [NBits-1:0]   rq_i_q     = rq_e0_q[NBits+2:3];
+  wire               rq_first_q = rq_e0_q[2];
+  wire               rq_lp_q    = rq_e0_q[1];
+  wire               rq_ll_q    = rq_e0_q[0];
+  wire               rq_on_q    = rq_v0_q || rq_v1_q;
   reg                wr_pend_q;
   reg [15:0]         wr_row_q;
 
-  wire copy_read = st_q == SCopy && p_q != 4'd9;
+  // A row waiting for its write goes first on the unified buffer's port; then the
+  // parameter rows (copied, or without the copy the shift row, then each value's bias and
+  // multiplier rows as they are needed).
+  wire direct_now = {1'b0, instr_i[TPU_ACT_UB_LSB +: 16]} + {1'b0, instr_i[TPU_ACT_ROWS_LSB +: 16]} + 17'd1 <=
+                    {1'b0, instr_i[TPU_ACT_PARAMS_LSB +: 16]} ||
+                    {1'b0, instr_i[TPU_ACT_PARAMS_LSB +: 16]} + {13'd0, TPU_ACT_PARAM_ROWS} <=
+                    {1'b0, instr_i[TPU_ACT_UB_LSB +: 16]};
+  wire copy_read = st_q == SCopy && p_q != 4'd9 && !wr_pend_q;
   wire copy_take = copy_read && ub_grant_i;
+  wire p_read    = direct_q && !wr_pend_q && (st_q == SRead || st_q == SBias || st_q == SMreq);
+  wire p_take    = p_read && ub_grant_i;
   wire last_lane = i_q == N[NBits-1:0] - 1'b1;
   wire last_plane = g_q == pool_m1_q;
   wire last_row  = r_q == rows_m1_q;
-  wire wr_go     = wr_pend_q && ub_grant_i && !copy_read;
+  wire wr_go     = wr_pend_q && ub_grant_i;
   // the parameter memory: the block's rows 0-7 (bias, multiplier words)
   // lane i's words: row i / (N / 4) of the four (bias rows 0-3, multiplier rows 4-7), word
   // i mod (N / 4) of the row
@@ -94,7 +111,9 @@ module tpu_lite_act #(
       .wr_en_i(copied_q && p_q <= 4'd8),
       .wr_addr_i(p_q[PBits-1:0] - 1'b1),
       .wr_data_i(ub_rdata_i));
-  wire [31:0] pm_word = pm_rdata[32 * word +: 32];
+  // lane i's bias or multiplier word: from the copy, or straight from the unified buffer
+  wire [N*8-1:0] p_row  = direct_q ? ub_rdata_i : pm_rdata;
+  wire [31:0]    p_word = p_row[32 * word +: 32];
 
   // shift bytes above 63
   reg shift_bad;
@@ -117,37 +136,46 @@ module tpu_lite_act #(
       .zp_i(zp_q),
       .relu_i(relu_q),
       .done_o(rq_done),
+      .ready_o(rq_ready),
       .q_o(rq_q));
   wire [7:0] best = (rq_first_q || $signed(rq_q) > $signed(best_q)) ? rq_q : best_q;
 
   // the requantization takes the held operands when it is free (or frees now); a row's
   // last value waits until no other row is waiting for its write or about to
-  wire rq_free  = !rq_on_q || rq_done;
+  wire rq_ready;
   wire row_ends = last_lane && last_plane;
-  wire rq_go    = st_q == SHold && rq_free && !(row_ends && (wr_pend_q || (rq_on_q && rq_ll_q && rq_lp_q)));
+  wire ends_in  = (rq_v0_q && rq_e0_q[1] && rq_e0_q[0]) || (rq_v1_q && rq_e1_q[1] && rq_e1_q[0]);
+  wire rq_go    = st_q == SHold && rq_ready && !(row_ends && (wr_pend_q || ends_in));
+  wire [NBits+2:0] rq_new = {i_q, g_q == 4'd0, last_plane, last_lane};
   wire row_done = rq_done && rq_lp_q && rq_ll_q;   // a row's last lane is out
 
   always @(posedge clk_i) begin
     fault_q <= 1'b0;
     if (!rst_ni) begin
       st_q      <= SIdle;
-      rq_on_q   <= 1'b0;
+      rq_v0_q   <= 1'b0;
+      rq_v1_q   <= 1'b0;
       wr_pend_q <= 1'b0;
     end else begin
       case (st_q)
-        SIdle:  if (start_i) st_q <= SCopy;
+        SIdle:  if (start_i) st_q <= SCopy;   // (without the copy: the shift row alone)
         SCopy:  if (p_q == 4'd9 && copied_q) begin   // the shift row arrives now
                   fault_q <= shift_bad;
                   st_q    <= shift_bad ? SIdle : SRead;
                 end
-        SRead:  if (acc_grant_i) st_q <= SBias;
-        SBias:  st_q <= SMult;
+        SRead:  if (acc_grant_i && (!direct_q || p_take)) st_q <= SBias;
+        SBias:  st_q <= !direct_q || p_take ? SMult : SMreq;
+        SMreq:  if (p_take) st_q <= SMult;
         SMult:  st_q <= SHold;
         SHold:  if (rq_go) st_q <= row_ends && last_row ? SLast : SRead;
         default: if (!rq_on_q && !wr_pend_q) st_q <= SIdle;   // SLast
       endcase
-      if (rq_go) rq_on_q <= 1'b1;
-      else if (rq_done) rq_on_q <= 1'b0;
+      // the values in the requantization: started at the back, done from the front
+      case ({rq_done, rq_go})
+        2'b10: begin rq_v0_q <= rq_v1_q; rq_v1_q <= 1'b0; end
+        2'b01: if (!rq_v0_q) rq_v0_q <= 1'b1; else rq_v1_q <= 1'b1;
+        default: ;   // (both: as many as before; none)
+      endcase
       if (row_done) wr_pend_q <= 1'b1;
       else if (wr_go) wr_pend_q <= 1'b0;
     end
@@ -164,7 +192,9 @@ module tpu_lite_act #(
       plane_q   <= instr_i[TPU_ACT_ACC_LSB +: 16];
       r_q       <= 16'd0;
       g_q       <= 4'd0;
-      p_q       <= 4'd0;
+      // the copy is needed only when the output rows meet the block
+      direct_q  <= direct_now;
+      p_q       <= direct_now ? TPU_ACT_SHIFT_ROW : 4'd0;
       i_q       <= {NBits{1'b0}};
       wr_row_q  <= instr_i[TPU_ACT_UB_LSB +: 16];
     end
@@ -174,15 +204,18 @@ module tpu_lite_act #(
     // lane i_q, plane g_q: its accumulator and bias arrive in SBias, the multiplier in SMult
     if (st_q == SBias) begin
       acc_v_q <= acc_rdata_i[32*i_q +: 32];
-      bias_q  <= pm_word;
+      bias_q  <= p_word;
     end
-    if (st_q == SMult) mult_q <= pm_word;
+    if (st_q == SMult) mult_q <= p_word;
     // the value starts: the next one's place
+    // the front entry moves up as its result comes; a new one goes behind the last
+    case ({rq_done, rq_go})
+      2'b10: rq_e0_q <= rq_e1_q;
+      2'b01: if (!rq_v0_q) rq_e0_q <= rq_new; else rq_e1_q <= rq_new;
+      2'b11: if (rq_v1_q) begin rq_e0_q <= rq_e1_q; rq_e1_q <= rq_new; end else rq_e0_q <= rq_new;
+      default: ;
+    endcase
     if (rq_go) begin
-      rq_i_q     <= i_q;
-      rq_first_q <= g_q == 4'd0;
-      rq_lp_q    <= last_plane;
-      rq_ll_q    <= last_lane;
       if (!last_plane) begin
         g_q     <= g_q + 4'd1;
         plane_q <= plane_q + rows_m1_q + 16'd1;
@@ -216,9 +249,11 @@ module tpu_lite_act #(
   assign acc_rd_addr_o = plane_q[AccBits-1:0];
   assign busy_o     = st_q != SIdle || fault_q;   // (busy until the fault shows: nothing younger starts meanwhile)
   assign fault_o    = fault_q;
-  assign ub_req_o   = copy_read || wr_pend_q;
-  assign ub_we_o    = wr_pend_q && !copy_read;
-  assign ub_addr_o  = copy_read ? params_q[UbBits-1:0] + {{(UbBits-4){1'b0}}, p_q} : wr_row_q[UbBits-1:0];
+  wire [PBits-1:0] p_row_at = st_q == SRead ? bias_row : mult_row;
+  assign ub_req_o   = copy_read || wr_pend_q || p_read;
+  assign ub_we_o    = wr_pend_q;
+  assign ub_addr_o  = wr_pend_q ? wr_row_q[UbBits-1:0] :
+                      params_q[UbBits-1:0] + {{(UbBits-4){1'b0}}, copy_read ? p_q : {1'b0, p_row_at}};
   assign ub_wdata_o = wr_q;
 
   wire unused = ^{wr_row_q[15:UbBits], params_q[15:UbBits], plane_q[15:AccBits]};

@@ -127,9 +127,9 @@ module tpu_lite_core #(
       );
 
   // ---- fetch -----------------------------------------------------------------------------------
-  wire         fi_valid, fi_take, fi_restart, fi_stop, unused_fetch_busy;
+  wire         fi_valid, fi_take, fi_restart, fi_stop, fi_trim, fi_trim_ok, unused_fetch_busy;
   wire [127:0] fi_instr;
-  wire [31:0]  fi_pc, fi_restart_pc;
+  wire [31:0]  fi_pc, fi_restart_pc, fi_trim_pc;
   wire [3:0]   fi_err;
   tpu_lite_fetch #(.DataBits(DmaWidth), .DramBytes(DramBytes), .RingWords(RingWords)) u_fetch (
       .clk_i,
@@ -137,6 +137,9 @@ module tpu_lite_core #(
       .restart_i(fi_restart),
       .pc_i(begin_run ? {entry[31:4], 4'd0} : fi_restart_pc),
       .stop_i(fi_stop),
+      .trim_i(fi_trim),
+      .trim_pc_i(fi_trim_pc),
+      .trim_ok_o(fi_trim_ok),
       .req_o(f_req),
       .urgent_o(f_urgent),
       .addr_o(f_addr),
@@ -212,6 +215,9 @@ module tpu_lite_core #(
       .f_restart_o(fi_restart),
       .f_restart_pc_o(fi_restart_pc),
       .f_stop_o(fi_stop),
+      .f_trim_o(fi_trim),
+      .f_trim_pc_o(fi_trim_pc),
+      .f_trim_ok_i(fi_trim_ok),
       .c_take_o(c_take),
       .c_instr_o(c_instr),
       .c_pc_o(c_pc),

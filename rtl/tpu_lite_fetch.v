@@ -21,6 +21,12 @@ module tpu_lite_fetch #(
     input  wire                restart_i,  // fetch from pc_i (16-byte aligned) on
     input  wire [31:0]         pc_i,
     input  wire                stop_i,     // request nothing more (the run is ending)
+    // After a whm: the words read ahead from trim_pc_i (16-byte aligned) on may be stale;
+    // when they all lie in the ring behind the instruction presented (trim_ok_o), they
+    // are dropped and read again, the rest kept (else the front end restarts the fetch).
+    input  wire                trim_i,
+    input  wire [31:0]         trim_pc_i,
+    output wire                trim_ok_o,
     // word reads: a request a cycle, granted by the bus (tpu_lite_bus); the beats come
     // back in order, the fetch's among the others
     output wire                req_o,
@@ -100,6 +106,13 @@ module tpu_lite_fetch #(
       .wr_data_i(data_i));
 
   wire take = take_i && (have_q || at_err);
+  // the words read ahead from trim_pc_i on: the newest in the ring, none on their way
+  wire [31:0]      trim_pc   = {trim_pc_i[31:4], 4'd0};
+  assign           trim_ok_o = have_q && !busy_o && trim_pc >= pc_q + 32'd16;
+  wire             trim      = trim_i && trim_ok_o && trim_pc < req_addr_q;
+  localparam integer LaneBits = $clog2(Bytes);
+  wire [31:0]      trim_span = req_addr_q - trim_pc;   // (bytes in the ring: trim_ok_o)
+  wire [PtrBits:0] dropped   = trim_span[PtrBits+LaneBits:LaneBits];
   always @(posedge clk_i) begin
     if (!rst_ni || restart_i) begin
       held_q    <= {(PtrBits+1){1'b0}};
@@ -143,6 +156,16 @@ module tpu_lite_fetch #(
       if (rd_wait_q) got_q <= last_data ? {WordBits{1'b0}} : got_q + 1'b1;
       if (last_data) have_q <= 1'b1;
       else if (take) have_q <= 1'b0;
+      if (trim) begin   // (no beat, grant or read then: the fetch is stopped, F is whole)
+        held_q  <= held_q - dropped;
+        avail_q <= avail_q - dropped;
+        wr_q    <= wr_q - dropped[PtrBits-1:0];
+        beat_w_q <= {WordBits{1'b0}};
+        if (err_q && err_pc_q >= trim_pc) begin
+          err_q     <= 1'b0;
+          stopped_q <= 1'b0;
+        end
+      end
     end
     if (rd_wait_q) instr_q[DataBits*got_q +: DataBits] <= ring_rdata;
     if (restart_i) begin
@@ -152,6 +175,10 @@ module tpu_lite_fetch #(
     end else begin
       if (granted) req_addr_q <= req_addr_q + Bytes;
       if (take) pc_q <= pc_q + 32'd16;
+      if (trim) begin
+        req_addr_q <= trim_pc;
+        beat_pc_q  <= trim_pc;
+      end
     end
   end
 
@@ -178,7 +205,8 @@ module tpu_lite_fetch #(
   assign pc_o    = pc_q;
   assign err_o   = at_err ? err_code_q : TPU_ERR_NONE;
 
-  wire unused_pc = ^pc_i[3:0];   // (instructions are 16-byte aligned)
+  wire unused_pc = ^{pc_i[3:0], trim_pc_i[3:0], trim_span[31:PtrBits+LaneBits+1], trim_span[LaneBits-1:0]};
+  // (instructions are 16-byte aligned; what is dropped lies in the ring)
 endmodule
 
 `default_nettype wire

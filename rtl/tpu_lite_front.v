@@ -46,6 +46,9 @@ module tpu_lite_front #(
     output wire                  f_restart_o,  // after a whm: fetch again from f_restart_pc_o
     output wire [31:0]           f_restart_pc_o,
     output wire                  f_stop_o,
+    output wire                  f_trim_o,     // after a whm: drop the words read ahead from f_trim_pc_o on
+    output wire [31:0]           f_trim_pc_o,
+    input  wire                  f_trim_ok_i,  // (they all lie behind F: D, K and F stay)
     // the compute unit
     output wire                  c_take_o,
     output wire [127:0]          c_instr_o,
@@ -183,6 +186,7 @@ module tpu_lite_front #(
   reg         x_on_q;            // a job runs
   reg  [1:0]  x_kind_q;          // 0 rhm, 1 rw, 2 whm
   reg  [31:0] x_pc_q;
+  reg  [31:0] x_addr_q;          // whm: its first byte
   reg         x_cut_q;           // rw: faults WEIGHT_FIFO after its tiles
   reg  [15:0] x_ub_q;            // rhm: the next row's place
   reg  [NBits-1:0] x_wrow_q;     // rw: the tile row being written
@@ -331,8 +335,13 @@ module tpu_lite_front #(
   // ---- the run ----------------------------------------------------------------------------------------
   reg        on_q, halted_q;
   wire       idle_all = !x_on_q && !c_busy && !c_drain_i && !bus_busy_i;
+  // After a whm the words read ahead from its first byte on are read again: dropped
+  // from the ring when they lie behind the fetch's instruction (a program's data after
+  // its code), else by starting the fetch over behind the whm (dropping D and K too).
   wire       whm_ok   = x_done && x_kind_q == KWhm && !h_err;
-  assign     restart  = begin_i || whm_ok;
+  wire [31:0] trim_pc = x_addr_q > x_pc_q + 32'd16 ? x_addr_q : x_pc_q + 32'd16;
+  wire       whm_trim = whm_ok && f_trim_ok_i;
+  assign     restart  = begin_i || (whm_ok && !f_trim_ok_i);
   assign     load_d   = on_q && !stop_q && (!d_valid_q || go) && k_ready && !restart;
 
   always @(posedge clk_i) begin
@@ -363,7 +372,7 @@ module tpu_lite_front #(
         if (!fault_q && !f_new) fpc_q <= d_pc_q;   // (a run that ends DONE shows the halt's PC)
       end
       if (load_d) d_valid_q <= 1'b1;
-      else if (go || whm_ok) d_valid_q <= 1'b0;   // (after a whm, what was read ahead goes)
+      else if (go || (whm_ok && !whm_trim)) d_valid_q <= 1'b0;   // (after a whm that restarts the fetch, what was read ahead goes)
       if (go_dma) x_on_q <= 1'b1;
       else if (x_done) x_on_q <= 1'b0;
       if (on_q && stop_q && idle_all) on_q <= 1'b0;
@@ -382,6 +391,7 @@ module tpu_lite_front #(
     if (go_dma) begin
       x_kind_q <= op == TPU_OP_RHM ? KRhm : op == TPU_OP_RW ? KRw : KWhm;
       x_pc_q   <= d_pc_q;
+      x_addr_q <= d_q[TPU_WHM_ADDR_LSB +: 32];
       x_cut_q  <= op == TPU_OP_RW && rw_cut;
       x_ub_q   <= d_q[TPU_RHM_UB_LSB +: 16];
       x_wrow_q <= {NBits{1'b0}};
@@ -431,7 +441,9 @@ module tpu_lite_front #(
   assign f_take_o       = load_k;
   assign f_restart_o    = restart;
   assign f_restart_pc_o = x_pc_q + 32'd16;
-  assign f_stop_o       = stop_q;
+  assign f_trim_o       = whm_trim;
+  assign f_trim_pc_o    = trim_pc;
+  assign f_stop_o       = stop_q || whm_on;   // (the fetch starts over behind a whm: nothing to read ahead)
   assign c_take_o       = go_comp;
   assign c_instr_o      = d_q;
   assign c_pc_o         = d_pc_q;

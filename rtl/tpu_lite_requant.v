@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The lite core's requantization of one value (docs/isa.md, "Numerics") in eight cycles
-// with one 16 x 16 multiplier: the saturating bias add, the magnitudes, the 32 x 32
+// The lite core's requantization (docs/isa.md, "Numerics"): a value in eight cycles, a
+// new one every four, with one 16 x 16 multiplier: the saturating bias add, the magnitudes, the 32 x 32
 // product of the magnitudes as four 16 x 16 products added in 16-bit chunks from the
 // low end, then the rounding shift, zero point and clamp. Bit-exact with tpu_requant and
 // the golden model.
@@ -21,19 +21,24 @@ module tpu_lite_requant (
     input  wire [5:0]  shift_i,
     input  wire [7:0]  zp_i,
     input  wire        relu_i,
-    output wire        done_o,    // one cycle: q_o is the result
+    output wire        done_o,    // one cycle: q_o is the result (values in the order they started)
+    output wire        ready_o,   // start_i may be raised (every fourth cycle at most)
     output wire [7:0]  q_o
 );
-  // step_q: 0 idle; 1 the sum taken; 2 the magnitudes taken; 2-5 the four products
-  // asked (each on the multiplier's output a cycle later); 3-7 the sum of the products
-  // from its low end, a 16-bit chunk leaving it in steps 4, 6 and 7 (two)
-  reg  [2:0]  step_q;
-  reg         on_q;
+  // A value's steps, counted from its start (st_q[j]: a value is in step j + 1): 1 the
+  // magnitudes taken; 2-5 the four products asked (each on the multiplier's output a
+  // cycle later); 3-6 the sum of the products from its low end, a 16-bit chunk leaving
+  // it in steps 4, 6 and 7 (two); 8 the result. A new value may start every four cycles
+  // (ready_o): its magnitudes come as the last one asks its last product, its sum
+  // begins as the last one's last chunks leave, and its window starts over as the last
+  // one's result is read; so its shift, zero point and sign travel in two copies, the
+  // front one (from its start, for its first chunk) and the back one (from step 4 on).
+  reg  [7:0]  st_q;
   reg  [31:0] x_q, m_q, xm_q, mm_q;   // x = sat(acc + bias), m; their magnitudes
-  reg         neg_q, relu_q;
-  reg  [7:0]  zp_q;
-  reg  [2:0]  q_q;                    // the window's upper chunk, 0-4
-  reg  [3:0]  r_q;                    // the window's offset in its lower chunk
+  reg         fneg_q, frelu_q, bneg_q, brelu_q;
+  reg  [7:0]  fzp_q, bzp_q;
+  reg  [2:0]  fq_q, bq_q;             // the window's upper chunk, 0-4
+  reg  [3:0]  fr_q, br_q;             // the window's offset in its lower chunk
   reg  [33:0] a_q;                    // the running sum, from the chunk leaving next up
   reg  [15:0] wlo_q, whi_q;           // chunks q - 1 and q
   reg         above_q;                // a chunk above q is not zero
@@ -42,63 +47,67 @@ module tpu_lite_requant (
   wire [31:0] x_sum;
   tpu_sat_add32 u_bias (.a_i(acc_i), .b_i(bias_i), .sum_o(x_sum));
 
-  // the multiplier: product k = step - 2 of the magnitudes' halves (0: low x low; 1: high
-  // x low; 2: low x high; 3: high x high)
-  wire [1:0]  k     = step_q[1:0] + 2'd2;
+  // the multiplier: product k (asked in step k + 2) of the magnitudes' halves (0: low x
+  // low; 1: high x low; 2: low x high; 3: high x high)
+  wire [1:0]  k     = st_q[2] ? 2'd1 : st_q[3] ? 2'd2 : st_q[4] ? 2'd3 : 2'd0;
   wire [15:0] mul_a = k[0] ? xm_q[31:16] : xm_q[15:0];
   wire [15:0] mul_b = k[1] ? mm_q[31:16] : mm_q[15:0];
   reg  [31:0] prod_q;
   always @(posedge clk_i) prod_q <= mul_a * mul_b;
   // step 3: product 0; 4: chunk 0 leaves, + product 1; 5: + product 2; 6: chunk 1
   // leaves, + product 3; 7: chunks 2 and 3 are what is left
-  wire        shift = step_q == 3'd4 || step_q == 3'd6;
-  wire [33:0] sum_a = (step_q == 3'd3 ? 34'd0 : shift ? {16'd0, a_q[33:16]} : a_q) + {2'd0, prod_q};
-  wire        leave = shift || step_q == 3'd7;
-  wire [2:0]  c_lo  = step_q == 3'd4 ? 3'd0 : step_q == 3'd6 ? 3'd1 : 3'd2;   // the chunk(s) leaving
+  wire        shift = st_q[3] || st_q[5];
+  wire [33:0] sum_a = (st_q[2] ? 34'd0 : shift ? {16'd0, a_q[33:16]} : a_q) + {2'd0, prod_q};
   always @(posedge clk_i) begin
-    if (!rst_ni) begin
-      on_q   <= 1'b0;
-      step_q <= 3'd0;
-    end else if (start_i) begin
-      on_q   <= 1'b1;
-      step_q <= 3'd1;
-    end else if (on_q) begin
-      step_q <= step_q + 3'd1;
-      if (step_q == 3'd7) on_q <= 1'b0;
-    end
+    if (!rst_ni) st_q <= 8'd0;
+    else         st_q <= {st_q[6:0], start_i};
   end
+  // chunk c leaving (in step 7 also c + 1, the sum's upper half): kept when it is one of
+  // the window's (q - 1 or q), noted when above it; the first (step 4) starts the window
+  // over, with the front copy's q (the back copy is still the last value's)
+  wire [15:0] chunk = a_q[15:0];
+  wire        first = st_q[3];
+  wire [2:0]  cq    = first ? fq_q : bq_q;
+  wire [2:0]  c_lo  = st_q[3] ? 3'd0 : st_q[5] ? 3'd1 : 3'd2;
   always @(posedge clk_i) begin
     if (start_i) begin
-      x_q    <= x_sum;
-      m_q    <= mult_i;
-      zp_q   <= zp_i;
-      relu_q <= relu_i;
-      // e + 16 = shift + 15: the window's chunk and its offset
-      q_q    <= e16[6:4];
-      r_q    <= e16[3:0];
+      x_q     <= x_sum;
+      m_q     <= mult_i;
+      fzp_q   <= zp_i;
+      frelu_q <= relu_i;
+      fq_q    <= e16[6:4];
+      fr_q    <= e16[3:0];
     end
-    if (step_q == 3'd1) begin
-      xm_q    <= x_q[31] ? -x_q : x_q;      // (|-2^31| = 2^31 fits unsigned)
-      mm_q    <= m_q[31] ? -m_q : m_q;
-      neg_q   <= x_q[31] ^ m_q[31];
-      wlo_q   <= 16'd0;                     // (chunk -1)
-      whi_q   <= 16'd0;                     // (chunk 4)
-      above_q <= 1'b0;
+    if (st_q[0]) begin
+      xm_q   <= x_q[31] ? -x_q : x_q;      // (|-2^31| = 2^31 fits unsigned)
+      mm_q   <= m_q[31] ? -m_q : m_q;
+      fneg_q <= x_q[31] ^ m_q[31];
     end
-    if (step_q >= 3'd3 && step_q <= 3'd6) a_q <= sum_a;
-    // a chunk c leaving (in step 7 also c + 1, the sum's upper half): kept when it is one
-    // of the window's, noted when above it
-    if (leave) begin
-      if (q_q == c_lo + 3'd1) wlo_q <= a_q[15:0];
-      if (q_q == c_lo) whi_q <= a_q[15:0];
-      if (q_q < c_lo && |a_q[15:0]) above_q <= 1'b1;
-      if (step_q == 3'd7) begin
-        if (q_q == 3'd4) wlo_q <= a_q[31:16];
-        if (q_q == 3'd3) whi_q <= a_q[31:16];
-        if (q_q < 3'd3 && |a_q[31:16]) above_q <= 1'b1;
+    if (st_q[2] || st_q[3] || st_q[4] || st_q[5]) a_q <= sum_a;
+    if (st_q[3]) begin   // the value's own copy from here on
+      bneg_q  <= fneg_q;
+      brelu_q <= frelu_q;
+      bzp_q   <= fzp_q;
+      bq_q    <= fq_q;
+      br_q    <= fr_q;
+    end
+    if (shift || st_q[6]) begin
+      if (cq == c_lo + 3'd1) wlo_q <= chunk;
+      else if (first) wlo_q <= 16'd0;               // (chunk -1)
+      if (cq == c_lo) whi_q <= chunk;
+      else if (first) whi_q <= 16'd0;               // (chunk 4)
+      if (cq < c_lo && |chunk) above_q <= 1'b1;
+      else if (first) above_q <= 1'b0;
+      if (st_q[6]) begin
+        if (bq_q == 3'd4) wlo_q <= a_q[31:16];
+        if (bq_q == 3'd3) whi_q <= a_q[31:16];
+        if (bq_q < 3'd3 && |a_q[31:16]) above_q <= 1'b1;
       end
     end
   end
+  wire        neg_q = bneg_q, relu_q = brelu_q;
+  wire [7:0]  zp_q  = bzp_q;
+  wire [3:0]  r_q   = br_q;
 
   // v = P / 2^e: the window's low eleven bits, and whether anything above them is set
   wire [31:0] pair   = {whi_q, wlo_q} >> r_q;
@@ -116,11 +125,10 @@ module tpu_lite_requant (
   wire [7:0]  clamped = big ? (neg_q ? lo_lim[7:0] : 8'd127)
                       : under ? lo_lim[7:0] : over ? 8'd127 : t[7:0];
 
-  // (step 7 ends with the last chunks kept; the result is read the cycle after)
-  reg done_q;
-  always @(posedge clk_i) done_q <= rst_ni && on_q && step_q == 3'd7;
-  assign done_o = done_q;
-  assign q_o    = clamped;
+  // (step 7 ends with the last chunks kept; the result is read in step 8)
+  assign done_o  = st_q[7];
+  assign ready_o = !(st_q[0] || st_q[1] || st_q[2]);   // (four cycles after the last start)
+  assign q_o     = clamped;
 
   wire unused = ^a_q[33:32];   // (P < 2^62: nothing reaches bit 64)
 endmodule
