@@ -8,7 +8,10 @@
 #include <random>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
 #include "model/numerics.hpp"
+#include "vl_bits.hpp"
 
 namespace tessera::test {
 
@@ -57,6 +60,31 @@ void drive_operands(Dut& dut, const RequantCase& c) {
   dut.shift_i = c.p.shift;
   dut.zp_i = uint8_t(c.zp);
   dut.relu_i = c.relu;
+}
+
+// Runs a one-value-at-a-time unit (tpu_small_requant, tpu_lite_requant) over cases: a
+// start, the result when done_o rises after expected_cycles(case) cycles, bit-exact;
+// `after_start` changes the inputs the unit no longer reads.
+template <class Dut, class Cycles, class AfterStart>
+void run_one_at_a_time(const std::vector<RequantCase>& cases, Cycles expected_cycles, AfterStart after_start) {
+  Dut dut;
+  rtl::reset(dut);
+  for (const auto& c : cases) {
+    INFO("acc=" << c.acc << " bias=" << c.p.bias << " mult=" << c.p.multiplier
+                << " shift=" << int(c.p.shift) << " zp=" << int(c.zp) << " relu=" << c.relu);
+    dut.start_i = 1;
+    drive_operands(dut, c);
+    rtl::tick(dut);
+    dut.start_i = 0;
+    after_start(dut, c);
+    int cycles = 1;
+    while (!dut.done_o && cycles < 200) rtl::tick(dut), ++cycles;
+    REQUIRE(dut.done_o);
+    CHECK(cycles == expected_cycles(c));
+    REQUIRE(int(int8_t(dut.q_o)) == int(c.expected()));
+    rtl::tick(dut);
+    REQUIRE_FALSE(dut.done_o);
+  }
 }
 
 // Random cases: full-range values mixed with realistic ones (small accumulators, scales

@@ -20,27 +20,15 @@ using namespace tessera::rtl;
 namespace {
 
 void run_cases(const std::vector<test::RequantCase>& cases) {
-  Vtpu_lite_requant dut;
-  reset(dut);
-  for (const auto& c : cases) {
-    INFO("acc=" << c.acc << " bias=" << c.p.bias << " mult=" << c.p.multiplier
-                << " shift=" << int(c.p.shift) << " zp=" << int(c.zp) << " relu=" << c.relu);
-    dut.start_i = 1;
-    test::drive_operands(dut, c);
-    tick(dut);
-    dut.start_i = 0;
-    dut.acc_i = dut.bias_i = dut.mult_i = 0xdeadbeef;  // sampled at start only
-    dut.shift_i = 17;
-    dut.zp_i = 0x55;
-    dut.relu_i = !c.relu;
-    int cycles = 1;
-    while (!dut.done_o && cycles < 100) tick(dut), ++cycles;
-    REQUIRE(dut.done_o);
-    CHECK(cycles == 8);   // the start, seven steps
-    REQUIRE(int(int8_t(dut.q_o)) == int(c.expected()));
-    tick(dut);
-    REQUIRE_FALSE(dut.done_o);
-  }
+  // the start and seven steps; every operand is sampled at the start
+  test::run_one_at_a_time<Vtpu_lite_requant>(
+      cases, [](const test::RequantCase&) { return 8; },
+      [](Vtpu_lite_requant& dut, const test::RequantCase& c) {
+        dut.acc_i = dut.bias_i = dut.mult_i = 0xdeadbeef;
+        dut.shift_i = 17;
+        dut.zp_i = 0x55;
+        dut.relu_i = !c.relu;
+      });
 }
 
 // |sat(acc + bias) * mult| a little above 2^shift: the result lands in [-512, 512].

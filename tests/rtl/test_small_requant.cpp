@@ -17,24 +17,10 @@ using namespace tessera::rtl;
 namespace {
 
 void run_cases(const std::vector<test::RequantCase>& cases) {
-  Vtpu_small_requant dut;
-  reset(dut);
-  for (const auto& c : cases) {
-    INFO("acc=" << c.acc << " bias=" << c.p.bias << " mult=" << c.p.multiplier
-                << " shift=" << int(c.p.shift) << " zp=" << int(c.zp) << " relu=" << c.relu);
-    dut.start_i = 1;
-    test::drive_operands(dut, c);
-    tick(dut);
-    dut.start_i = 0;
-    dut.acc_i = 0xdeadbeef;  // sampled at start only
-    int cycles = 1;
-    while (!dut.done_o && cycles < 200) tick(dut), ++cycles;
-    REQUIRE(dut.done_o);
-    CHECK(cycles == 33 + int(c.p.shift) + 1);  // start, 32 multiply steps, the shifts, done
-    REQUIRE(int(int8_t(dut.q_o)) == int(c.expected()));
-    tick(dut);
-    REQUIRE_FALSE(dut.done_o);
-  }
+  // start, 32 multiply steps, the shifts, done; acc_i is sampled at the start only
+  test::run_one_at_a_time<Vtpu_small_requant>(
+      cases, [](const test::RequantCase& c) { return 33 + int(c.p.shift) + 1; },
+      [](Vtpu_small_requant& dut, const test::RequantCase&) { dut.acc_i = 0xdeadbeef; });
 }
 
 }  // namespace
