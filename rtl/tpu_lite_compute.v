@@ -95,7 +95,7 @@ module tpu_lite_compute #(
       .acc_wdata_o(m_acc_wdata),
       .row_o);
 
-  tpu_mac_array #(.ArraySize(N)) u_array (
+  tpu_mac_array #(.ArraySize(N), .FreeDsp(1)) u_array (   // (an SB_MAC16 for the requantization)
       .clk_i,
       .w_we_i(m_w_we),
       .w_row_i(m_w_row),

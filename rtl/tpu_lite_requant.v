@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The lite core's requantization (docs/isa.md, "Numerics"): a value in eight cycles, a
-// new one every four, with one 16 x 16 multiplier: the saturating bias add, the magnitudes, the 32 x 32
+// new one every four, with one 16 x 16 multiplier (with TPU_ICE40_DSP an SB_MAC16): the saturating bias add, the magnitudes, the 32 x 32
 // product of the magnitudes as four 16 x 16 products added in 16-bit chunks from the
 // low end, then the rounding shift, zero point and clamp. Bit-exact with tpu_requant and
 // the golden model.
@@ -52,8 +52,26 @@ module tpu_lite_requant (
   wire [1:0]  k     = st_q[2] ? 2'd1 : st_q[3] ? 2'd2 : st_q[4] ? 2'd3 : 2'd0;
   wire [15:0] mul_a = k[0] ? xm_q[31:16] : xm_q[15:0];
   wire [15:0] mul_b = k[1] ? mm_q[31:16] : mm_q[15:0];
-  reg  [31:0] prod_q;
-  always @(posedge clk_i) prod_q <= mul_a * mul_b;
+  wire [31:0] prod_q;   // (registered: the product of the operands a cycle earlier)
+`ifdef TPU_ICE40_DSP
+  // an SB_MAC16 as one unsigned 16 x 16 multiplier with its product register
+  wire unused_co, unused_accumco, unused_signextout;
+  SB_MAC16 #(
+      .MODE_8x8(1'b0), .A_SIGNED(1'b0), .B_SIGNED(1'b0), .PIPELINE_16x16_MULT_REG2(1'b1),
+      .TOPOUTPUT_SELECT(2'd3), .BOTOUTPUT_SELECT(2'd3)
+  ) u_mul (
+      .CLK(clk_i), .CE(1'b1),
+      .A(mul_a), .B(mul_b), .C(16'd0), .D(16'd0),
+      .AHOLD(1'b0), .BHOLD(1'b0), .CHOLD(1'b0), .DHOLD(1'b0),
+      .IRSTTOP(1'b0), .IRSTBOT(1'b0), .ORSTTOP(1'b0), .ORSTBOT(1'b0),
+      .OLOADTOP(1'b0), .OLOADBOT(1'b0), .ADDSUBTOP(1'b0), .ADDSUBBOT(1'b0),
+      .OHOLDTOP(1'b0), .OHOLDBOT(1'b0), .CI(1'b0), .ACCUMCI(1'b0), .SIGNEXTIN(1'b0),
+      .O(prod_q), .CO(unused_co), .ACCUMCO(unused_accumco), .SIGNEXTOUT(unused_signextout));
+`else
+  reg  [31:0] prod_r;
+  always @(posedge clk_i) prod_r <= mul_a * mul_b;
+  assign prod_q = prod_r;
+`endif
   // step 3: product 0; 4: chunk 0 leaves, + product 1; 5: + product 2; 6: chunk 1
   // leaves, + product 3; 7: chunks 2 and 3 are what is left
   wire        shift = st_q[3] || st_q[5];

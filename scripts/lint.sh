@@ -82,13 +82,19 @@ for case in "tpu_mul8x2 Top=0" "tpu_mul8x2 Top=1" "tpu_pe LogicProduct=1"; do
     read_verilog -DTPU_ECP5_CARRY -Irtl rtl/tpu_*.v; chparam -set ${opt%=*} ${opt#*=} $top;
     hierarchy -check -top $top; proc; check -assert"
 done
-# The iCE40 form of the array without skew (TPU_ICE40_DSP: SB_MAC16s, sim/models/SB_MAC16.v).
-run "verilator tpu_mac_array TPU_ICE40_DSP" verilator --lint-only -Wall -DTPU_ICE40_DSP -y rtl -y sim/models \
-  --top-module tpu_mac_array rtl/tpu_mac_array.v
-run "iverilog tpu_mac_array TPU_ICE40_DSP" iverilog -g2005 -Wall -DTPU_ICE40_DSP -I rtl -o /dev/null \
-  -s tpu_mac_array rtl/tpu_*.v sim/models/SB_MAC16.v
-run "yosys tpu_mac_array TPU_ICE40_DSP" yosys -q -p "read_verilog -lib sim/models/SB_MAC16.v;
-  read_verilog -DTPU_ICE40_DSP -Irtl rtl/tpu_*.v; hierarchy -check -top tpu_mac_array; proc; check -assert"
+# The iCE40 forms (TPU_ICE40_DSP: SB_MAC16s, sim/models/SB_MAC16.v): the array without skew,
+# also with two products in logic (FreeDsp), and the lite core's requantization.
+for case in "tpu_mac_array FreeDsp=0" "tpu_mac_array FreeDsp=1" "tpu_lite_requant -"; do
+  top=${case% *} opt=${case#* }
+  gflag=() pflag=() chp=""
+  [ "$opt" != - ] && gflag=(-G"$opt") pflag=(-P"$top.$opt") chp="chparam -set ${opt%=*} ${opt#*=} $top;"
+  run "verilator $top $opt TPU_ICE40_DSP" verilator --lint-only -Wall -DTPU_ICE40_DSP -y rtl -y sim/models \
+    "${gflag[@]}" --top-module "$top" "rtl/$top.v"
+  run "iverilog $top $opt TPU_ICE40_DSP" iverilog -g2005 -Wall -DTPU_ICE40_DSP -I rtl -o /dev/null \
+    -s "$top" "${pflag[@]}" rtl/tpu_*.v sim/models/SB_MAC16.v
+  run "yosys $top $opt TPU_ICE40_DSP" yosys -q -p "read_verilog -lib sim/models/SB_MAC16.v;
+    read_verilog -DTPU_ICE40_DSP -Irtl rtl/tpu_*.v; $chp hierarchy -check -top $top; proc; check -assert"
+done
 # Board tops (rtl/<family>/): the same three readers, with the vendor primitives from
 # their simulation models in sim/models (Yosys reads those as black boxes).
 for file in rtl/ice40/tpu_*.v rtl/ecp5/tpu_*.v; do
