@@ -1,20 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
-// The lite core's front end: it takes the instructions in program order from the fetch
-// into its decode register (D), checks each there (tpu_lite_check) while the fetch
-// brings the next, applies the weight-FIFO rule, and dispatches: rhm, rw and whm to its
-// DMA engine (the row gather, tpu_lite_gather, and tpu_lite_whm), mmc and act to the
-// compute unit; each runs on while the next instruction is checked.
+// The lite core's front end: three instructions in program order, the fetch's (F), the
+// check register's (K: checked by tpu_lite_check while D's waits) and the decode
+// register's (D). D's applies the weight-FIFO rule and is dispatched: rhm, rw and whm
+// to the DMA engine (the row gather, tpu_lite_gather, and tpu_lite_whm), mmc and act
+// to the compute unit, whose mmc and act run side by side; each runs on while the
+// next instructions are fetched and checked.
 //
-// Order between them (each holds one instruction; program order is address order):
-//   rhm            waits for the DMA engine, and for the compute unit's instruction
+// Order between them (each unit holds one instruction; program order is address order):
+//   rhm            waits for the DMA engine, and for the compute unit's mmc or act
 //                  when that one reads or writes the rows the rhm writes;
 //   rw             waits for the DMA engine; its tiles go into FIFO slots as these free
 //                  up, and an mmc that needs a tile waits for it whole (tpu_lite_mmc);
-//   mmc, act       wait for the compute unit, and for the DMA engine unless it runs an
-//                  rw (an rhm writes rows they read, a whm reads rows an act writes);
-//   whm, halt      wait until both are idle (a whm then writes nothing an older
-//                  instruction could still fault before); after a whm the fetch starts
-//                  over behind it, since it may have written the words read ahead.
+//   mmc            waits for the mmc before it, for the DMA engine unless it runs an
+//                  rw (an rhm writes rows it reads), and for an act whose accumulator
+//                  rows it would write or whose output rows it reads;
+//   act            waits for the compute unit (the mmcs that sum its rows, their sums
+//                  written) and for the DMA engine unless it runs an rw;
+//   whm, halt      wait until all are idle (a whm then writes nothing an older
+//                  instruction could still fault before); during a whm nothing is read
+//                  ahead, and after it the words read ahead from its first byte on are
+//                  read again (by starting the fetch over behind it, when they do not
+//                  all lie behind the fetch's instruction).
 // The first fault in program order ends the run: the DMA engine's and the compute
 // unit's faults (BUS_ERROR, WEIGHT_FIFO after an rw's tiles, ACT_PARAM) can come after
 // a younger instruction's, so the fault with the lowest PC is kept. Dispatch stops at
