@@ -65,7 +65,12 @@ module tpu_board_mem #(
   localparam integer Words    = MemBytes / (DataWidth / 8);
   localparam integer WordBits = $clog2(MemBytes / (DataWidth / 8));
   localparam integer IdxBits  = 32 - LaneBits;  // a word index of the whole address space
-  localparam [IdxBits-1:0] WordsI = Words[IdxBits-1:0];
+  initial begin
+    if ((1 << WordBits) != Words) begin
+      $display("tpu_board_mem: MemBytes / (DataWidth / 8) must be a power of two");
+      $finish;
+    end
+  end
   localparam [2:0] SIdle = 3'd0, SRdRam = 3'd1, SRdBeat = 3'd2, SWrBeat = 3'd3, SWrResp = 3'd4,
                    SByteRd = 3'd5, SRdWait = 3'd6, SByteWait = 3'd7;
   localparam [1:0] Waits = Registered != 0 ? 2'd2 : 2'd0;  // a read's cycles beyond one to its data
@@ -80,8 +85,8 @@ module tpu_board_mem #(
   // Registered = 0: reads go through a pipeline instead of the states SRdRam and SRdBeat:
   // a beat's RAM read is issued when the RAM's output is free (no beat on it, or the one
   // on it is taken now), so back-to-back bursts and the beats of one burst come a cycle
-  // apart. pissue_q: the burst has beats left to issue (word_q, left_q of them); pv_q:
-  // a beat is on the RAM's output (plast_q, perr_q its rlast and its range error).
+  // apart. pissue_q: the burst has beats left to issue (after word_q, left_q of them);
+  // pv_q: a beat is on the RAM's output (plast_q, perr_q its rlast and its range error).
   localparam integer Pipe = Registered == 0 ? 1 : 0;
   reg  pv_q, plast_q, perr_q, pissue_q;
   wire p_busy    = Pipe != 0 && (pv_q || pissue_q);
@@ -90,9 +95,12 @@ module tpu_board_mem #(
   wire p_ar      = Pipe != 0 && state_q == SIdle && !byte_valid_i && !pissue_q && out_free && s_arvalid_i;
   wire p_next    = Pipe != 0 && pissue_q && out_free;
   wire p_issue   = p_ar || p_next;
-  wire p_word_ok = p_ar ? ar_word < WordsI : word_q < WordsI;
-
-  wire in_range  = word_q < WordsI;
+  // (MemBytes is a power of two: a word is inside when the bits above its index are 0)
+  wire [IdxBits-1:0] word_next = word_q + 1'b1;
+  wire in_range  = word_q[IdxBits-1:WordBits] == {(IdxBits-WordBits){1'b0}};
+  wire next_ok   = word_next[IdxBits-1:WordBits] == {(IdxBits-WordBits){1'b0}};
+  wire ar_ok     = ar_word[IdxBits-1:WordBits] == {(IdxBits-WordBits){1'b0}};
+  wire p_word_ok = p_ar ? ar_ok : next_ok;   // (the word issued: the burst's first, or the next)
   wire take_byte = state_q == SIdle && byte_valid_i && !p_busy;
   wire take_ar   = Pipe == 0 && state_q == SIdle && !byte_valid_i && s_arvalid_i;
   wire take_aw   = state_q == SIdle && !byte_valid_i && !s_arvalid_i && s_awvalid_i && !p_busy;
@@ -130,13 +138,13 @@ module tpu_board_mem #(
       left_q <= s_awlen_i;
       err_q  <= 1'b0;
     end else if (p_ar) begin
-      word_q <= ar_word + 1'b1;
+      word_q <= ar_word;
       left_q <= s_arlen_i;
     end else if (p_next) begin
-      word_q <= word_q + 1'b1;
+      word_q <= word_next;
       left_q <= left_q - 8'd1;
     end else if (r_fire || w_fire) begin
-      word_q <= word_q + 1'b1;
+      word_q <= word_next;
       left_q <= left_q - 8'd1;
       if (w_fire && !in_range) err_q <= 1'b1;
     end
@@ -168,7 +176,8 @@ module tpu_board_mem #(
   wire                cmd_en    = take_byte || (state_q == SRdRam && in_range) || (w_fire && in_range) ||
                                   (p_issue && p_word_ok);
   wire [Lanes-1:0]    cmd_we    = take_byte ? byte_we : (w_fire ? s_wstrb_i : {Lanes{1'b0}});
-  wire [WordBits-1:0] cmd_addr  = take_byte ? byte_word : p_ar ? ar_word[WordBits-1:0] : word_q[WordBits-1:0];
+  wire [WordBits-1:0] cmd_addr  = take_byte ? byte_word : p_ar ? ar_word[WordBits-1:0] :
+                                  p_next ? word_next[WordBits-1:0] : word_q[WordBits-1:0];
   wire [DataWidth-1:0] cmd_wdata = take_byte ? {Lanes{byte_wdata_i}} : s_wdata_i;
   generate
     if (Registered != 0) begin : g_reg

@@ -84,7 +84,7 @@ expect_fail "tpu-bench N" "tpu-bench: error: --gemm N SIZE: N is 8 or 16, not '4
 expect_fail "tpu-bench argument" "tpu-bench: error: unknown argument '--gemm'" "$bin/tpu-bench" --gemm 16
 [ ! -e "$work/bench" ] || { echo "FAIL: tpu-bench wrote output for bad arguments"; failures=$((failures + 1)); }
 # tpu-regress: a core that does not exist, or one not built for the configuration.
-expect_fail "tpu-regress core" "tpu-regress: error: --core must be full, small or serial-act, not 'tiny'" \
+expect_fail "tpu-regress core" "tpu-regress: error: --core must be full, small, lite or serial-act, not 'tiny'" \
   "$bin/tpu-regress" --core tiny
 expect_fail "tpu-regress small core config" \
   "tpu-regress: error: --core small is built for configs/icebreaker.yaml only, not N=16" \
