@@ -261,7 +261,7 @@ TEST_CASE("board memory: direct reads are pipelined, a beat a cycle", "[rtl][boa
     const int total = 400;
     long start = b.cycles, beats_seen = 0;
     while (requests < total || next < asked.size()) {
-      const Burst want{rng() % 8 == 0 ? kMemBytes - 8 : 4 * (rng() % (kMemBytes / 4)),
+      const Burst want{uint32_t(rng() % 8 == 0 ? kMemBytes - 8 : 4 * (rng() % (kMemBytes / 4))),
                        pressure ? 1 + int(rng() % 3) : 1};
       d.s_arvalid_i = requests < total;
       d.s_araddr_i = want.addr;
