@@ -106,7 +106,10 @@ module tpu_controller #(
     output wire [3:0]             error_o,
     output wire [31:0]            pc_o,
     output wire                   run_end_o,
-    output wire [Counters*64-1:0] counters_o
+    input  wire                   cnt_rd_i,       // a counter's value for the CSR block
+    input  wire [4:0]             cnt_index_i,
+    output wire                   cnt_valid_o,
+    output wire [63:0]            cnt_value_o
 );
 `include "tpu_isa.vh"
   localparam integer SlotBits  = (Slots > 1) ? $clog2(Slots) : 1;
@@ -712,7 +715,10 @@ module tpu_controller #(
       .step_i      (steps),
       .load_i      (fail_end_q),
       .load_value_i({32'd0, (err_pc_q - entry_q) >> 4}),
-      .counters_o);
+      .rd_i        (cnt_rd_i),
+      .rd_index_i  (cnt_index_i),
+      .rd_valid_o  (cnt_valid_o),
+      .rd_value_o  (cnt_value_o));
 
   assign fetch_start_o = begin_run;
   assign fetch_stop_o  = fetch_stop_q;

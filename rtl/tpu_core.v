@@ -54,7 +54,9 @@ module tpu_core #(
   wire [3:0]  run_error;
   wire [31:0] run_pc;
   wire        run_end;
-  wire [Counters*64-1:0] counters;
+  wire        cnt_rd, cnt_valid;
+  wire [4:0]  cnt_index;
+  wire [63:0] cnt_value;
   tpu_csr #(`TPU_GEOMETRY_PASS, .Counters(Counters)) u_csr (
       .clk_i,
       .rst_ni,
@@ -66,7 +68,10 @@ module tpu_core #(
       .error_i(run_error),
       .pc_i(run_pc),
       .run_end_i(run_end),
-      .counters_i(counters),
+      .cnt_rd_o(cnt_rd),
+      .cnt_index_o(cnt_index),
+      .cnt_valid_i(cnt_valid),
+      .cnt_value_i(cnt_value),
       .irq_o(irq_o));
 
   // Soft reset returns everything but the registers to the reset state. It abandons
@@ -174,7 +179,10 @@ module tpu_core #(
       .error_o(run_error),
       .pc_o(run_pc),
       .run_end_o(run_end),
-      .counters_o(counters));
+      .cnt_rd_i(cnt_rd),
+      .cnt_index_i(cnt_index),
+      .cnt_valid_o(cnt_valid),
+      .cnt_value_o(cnt_value));
 
   // The read engine, shared by fetch and DMA-in: spans are taken one at a time (fetch
   // first) and several are in flight; each returning beat carries its span's tag.

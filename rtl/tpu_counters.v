@@ -2,7 +2,9 @@
 // The performance counters (docs/isa.md, tpu_isa.vh TPU_CNT_*), for every core: 64 bits
 // each, cleared when a run begins, counting while it runs; a failed run's instruction
 // count replaced by the instructions before the fault. Each counter adds its event's
-// step; the core says what the events are.
+// step; the core says what the events are. The register block reads one through
+// rd_*: here the value at once (tpu_counters_ram keeps them in block RAM and answers
+// later).
 `default_nettype none
 
 module tpu_counters #(
@@ -20,7 +22,10 @@ module tpu_counters #(
     input  wire [Counters*StepBits-1:0] step_i,        // counter c's step at bits StepBits * c
     input  wire                         load_i,        // the instruction count becomes load_value_i
     input  wire [63:0]                  load_value_i,
-    output wire [Counters*64-1:0]       counters_o
+    input  wire                         rd_i,          // counter rd_index_i's value wanted
+    input  wire [4:0]                   rd_index_i,
+    output wire                         rd_valid_o,    // rd_value_o is it (here: with rd_i)
+    output wire [63:0]                  rd_value_o
 );
 `include "tpu_isa.vh"
   initial begin
@@ -30,11 +35,12 @@ module tpu_counters #(
     end
   end
 
+  wire [Counters*64-1:0] counters;
   genvar c;
   generate
     for (c = 0; c < Counters; c = c + 1) begin : g_count
       if (Zero[c]) begin : g_zero
-        assign counters_o[64*c +: 64] = 64'd0;
+        assign counters[64*c +: 64] = 64'd0;
         wire unused = ^{step_i[StepBits*c +: StepBits]};
       end else begin : g_live
         wire [StepBits-1:0] step = counting_i ? step_i[StepBits*c +: StepBits] : {StepBits{1'b0}};
@@ -52,10 +58,14 @@ module tpu_counters #(
           else if (c == TPU_CNT_INSTRUCTIONS && load_i) count_q <= load_value_i;
           else count_q <= count_q + {{(64-StepBits){1'b0}}, add};
         end
-        assign counters_o[64*c +: 64] = count_q;
+        assign counters[64*c +: 64] = count_q;
       end
     end
   endgenerate
+
+  // (the register block asks only for counters that exist)
+  assign rd_valid_o = rd_i;
+  assign rd_value_o = counters[64*rd_index_i +: 64];
 endmodule
 
 `default_nettype wire

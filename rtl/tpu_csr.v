@@ -23,7 +23,12 @@ module tpu_csr #(
     input  wire [3:0]             error_i,
     input  wire [31:0]            pc_i,
     input  wire                   run_end_i,      // one-cycle pulse when a run ends
-    input  wire [Counters*64-1:0] counters_i,
+    // a counter's value (tpu_counters, tpu_counters_ram): asked for while a read of its low
+    // word waits, which answers when it comes
+    output wire                   cnt_rd_o,
+    output wire [4:0]             cnt_index_o,
+    input  wire                   cnt_valid_i,
+    input  wire [63:0]            cnt_value_i,
     output wire                   irq_o
 );
 `include "tpu_isa.vh"
@@ -101,7 +106,9 @@ module tpu_csr #(
   wire       r_counter = ra >= CounterBase && {1'b0, ra} < CounterEnd && ra[1:0] == 2'b00;
   wire [7:0] r_off     = ra - CounterBase;
   wire [4:0] r_index   = r_off[7:3];
-  wire [63:0] counter  = counters_i[64*r_index +: 64];
+  wire       cnt_rd    = ra_valid_q && r_counter && !r_off[2];
+  wire       r_done    = ra_valid_q && (!cnt_rd || cnt_valid_i);  // the answer is ready
+  wire [63:0] counter  = cnt_value_i;
 
   reg [31:0] rdata_d;
   reg        rok_d;
@@ -136,17 +143,17 @@ module tpu_csr #(
       ra_valid_q <= 1'b0;
       rvalid_q   <= 1'b0;
     end else begin
-      ra_valid_q <= r_fire;
-      if (ra_valid_q)      rvalid_q <= 1'b1;
+      ra_valid_q <= r_fire || (ra_valid_q && !r_done);
+      if (r_done)          rvalid_q <= 1'b1;
       else if (s_rready_i) rvalid_q <= 1'b0;
     end
   end
   always @(posedge clk_i) begin
     if (r_fire) ra_q <= s_araddr_i;
-    if (ra_valid_q) begin
+    if (r_done) begin
       rdata_q <= rdata_d;
       rresp_q <= rok_d ? Okay : SlvErr;
-      if (r_counter && !r_off[2]) hi_latch_q <= counter[63:32];
+      if (cnt_rd) hi_latch_q <= counter[63:32];
     end
   end
 
@@ -158,6 +165,8 @@ module tpu_csr #(
   assign s_rvalid_o   = rvalid_q;
   assign s_rdata_o    = rdata_q;
   assign s_rresp_o    = rresp_q;
+  assign cnt_rd_o     = cnt_rd;
+  assign cnt_index_o  = r_index;
   assign start_o      = start_q;
   assign soft_reset_o = soft_reset_q;
   assign entry_o      = entry_q;
@@ -166,9 +175,11 @@ module tpu_csr #(
   wire unused_offset = ^r_off[1:0];  // counters are word-aligned (checked in r_counter)
 
 `ifdef FORMAL
-  // Proven by `make formal`: the read-data and write-response channels hold while stalled.
+  // Proven by `make formal`: the read-data and write-response channels hold while stalled
+  // (a read waiting for its counter has no data out yet: the invariant for induction).
   `include "tpu_formal.vh"
   `TPU_F_PREAMBLE
+  always @(*) if (f_past_valid && rst_ni) assert (!(ra_valid_q && rvalid_q));
   `TPU_F_HOLD(u_f_r, 34, 0, 1'b0, s_rvalid_o, s_rready_i, {s_rdata_o, s_rresp_o})
   `TPU_F_HOLD(u_f_b, 2, 0, 1'b0, s_bvalid_o, s_bready_i, s_bresp_o)
 `endif

@@ -51,7 +51,9 @@ module tpu_lite_core #(
   wire [31:0] end_pc;
   reg  [3:0]  err_code_q;
   reg  [31:0] pc_q, entry_q;
-  wire [Counters*64-1:0] counters;
+  wire        cnt_rd, cnt_valid;
+  wire [4:0]  cnt_index;
+  wire [63:0] cnt_value;
   tpu_csr #(`TPU_GEOMETRY_PASS, .Counters(Counters)) u_csr (
       .clk_i,
       .rst_ni,
@@ -63,7 +65,10 @@ module tpu_lite_core #(
       .error_i(run_state == TPU_STATE_ERROR ? err_code_q : TPU_ERR_NONE),
       .pc_i(pc_q),
       .run_end_i(running && run_end),
-      .counters_i(counters),
+      .cnt_rd_o(cnt_rd),
+      .cnt_index_o(cnt_index),
+      .cnt_valid_i(cnt_valid),
+      .cnt_value_i(cnt_value),
       .irq_o(irq_o));
 
   // Soft reset returns everything but the registers to the reset state (as on tpu_core).
@@ -288,8 +293,8 @@ module tpu_lite_core #(
       .row_o(c_row),
       .dbg_busy_o(c_dbg));
 
-  // ---- performance counters (tpu_counters) ------------------------------------------------------
-  localparam integer StepBits = 16;
+  // ---- performance counters (in block RAM: tpu_counters_ram) --------------------------------------
+  localparam integer StepBits = (N * N > 255) ? 16 : 8;   // (bytes: under 128 a cycle; N * N MACs)
   localparam integer Macs = N * N;
   wire [Counters*StepBits-1:0] steps;
   assign steps[StepBits*TPU_CNT_CYCLES +: StepBits]           = {{(StepBits-1){1'b0}}, 1'b1};
@@ -305,7 +310,9 @@ module tpu_lite_core #(
   localparam [Counters-1:0] NoStalls = (1 << TPU_CNT_WEIGHT_STALL) | (1 << TPU_CNT_WEIGHT_SHIFT);
   assign steps[StepBits*TPU_CNT_WEIGHT_STALL +: StepBits] = {StepBits{1'b0}};
   assign steps[StepBits*TPU_CNT_WEIGHT_SHIFT +: StepBits] = {StepBits{1'b0}};
-  tpu_counters #(.Counters(Counters), .StepBits(StepBits), .Registered(0), .Zero(NoStalls)) u_counters (
+  localparam [Counters-1:0] Single = (1 << TPU_CNT_CYCLES) | (1 << TPU_CNT_INSTRUCTIONS) | (1 << TPU_CNT_WEIGHT_TILES) |
+                                     (1 << TPU_CNT_MATRIX_ACTIVE) | (1 << TPU_CNT_RAW_STALL) | (1 << TPU_CNT_DMA_WAIT);
+  tpu_counters_ram #(.Counters(Counters), .StepBits(StepBits), .Zero(NoStalls), .OneBit(Single)) u_counters (
       .clk_i,
       .rst_ni      (rst_n),
       .clear_i     (begin_run),
@@ -313,7 +320,10 @@ module tpu_lite_core #(
       .step_i      (steps),
       .load_i      (running && run_end && run_failed),
       .load_value_i({32'd0, (end_pc - entry_q) >> 4}),
-      .counters_o  (counters));
+      .rd_i        (cnt_rd),
+      .rd_index_i  (cnt_index),
+      .rd_valid_o  (cnt_valid),
+      .rd_value_o  (cnt_value));
 
   // ---- observation ----------------------------------------------------------------------------------
   assign trace_issue_o     = fi_take;

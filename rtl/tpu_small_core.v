@@ -68,7 +68,9 @@ module tpu_small_core #(
   reg  [3:0]  err_code_q;
   reg  [31:0] pc_q, entry_q;
   wire        run_end;
-  wire [Counters*64-1:0] counters;
+  wire        cnt_rd, cnt_valid;
+  wire [4:0]  cnt_index;
+  wire [63:0] cnt_value;
   tpu_csr #(`TPU_GEOMETRY_PASS, .Counters(Counters)) u_csr (
       .clk_i,
       .rst_ni,
@@ -80,7 +82,10 @@ module tpu_small_core #(
       .error_i(run_state_q == TPU_STATE_ERROR ? err_code_q : TPU_ERR_NONE),
       .pc_i(pc_q),
       .run_end_i(run_end),
-      .counters_i(counters),
+      .cnt_rd_o(cnt_rd),
+      .cnt_index_o(cnt_index),
+      .cnt_valid_i(cnt_valid),
+      .cnt_value_i(cnt_value),
       .irq_o(irq_o));
 
   // Soft reset returns everything but the registers to the reset state (as on tpu_core).
@@ -625,7 +630,10 @@ module tpu_small_core #(
       .step_i      (steps),
       .load_i      (fault),
       .load_value_i({32'd0, (pc_q - entry_q) >> 4}),
-      .counters_o  (counters));
+      .rd_i        (cnt_rd),
+      .rd_index_i  (cnt_index),
+      .rd_valid_o  (cnt_valid),
+      .rd_value_o  (cnt_value));
 
   // ---- observation -------------------------------------------------------------------------
   assign trace_issue_o     = decode_ok;

@@ -3,6 +3,7 @@
 // against the register map in rtl/tpu_csr.v.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <random>
 
 #include "Vtpu_csr.h"
@@ -15,18 +16,30 @@ namespace {
 
 constexpr int kOkay = 0, kSlvErr = 2;
 
-// Drives one transaction at a time; every cycle also records the core-side pulses.
+// Drives one transaction at a time; every cycle also records the core-side pulses and
+// answers the counter port (at once, as tpu_counters does, or up to 60 cycles later, as
+// tpu_counters_ram may).
 struct Master {
   Vtpu_csr& dut;
   std::mt19937& rng;
   double delay;
   int starts = 0, resets = 0;
+  std::array<uint64_t, 32> counters{};
+  int cnt_wait = -1;  // cycles until the counter port answers; -1: not asked
 
   void step() {
+    dut.eval();
+    if (dut.cnt_rd_o && cnt_wait < 0) cnt_wait = delay > 0 ? std::uniform_int_distribution<int>(0, 60)(rng) : 0;
+    REQUIRE((dut.cnt_rd_o || cnt_wait < 0));  // asked until answered
+    const bool answer = dut.cnt_rd_o && cnt_wait == 0;
+    dut.cnt_valid_i = answer;
+    dut.cnt_value_i = answer ? counters[dut.cnt_index_o] : 0xdeadbeefdeadbeefull;
     dut.eval();
     starts += dut.start_o;
     resets += dut.soft_reset_o;
     tick(dut);
+    if (answer) cnt_wait = -1;
+    else if (cnt_wait > 0) --cnt_wait;
   }
   bool wait_now() { return std::bernoulli_distribution(delay)(rng); }
 
@@ -98,11 +111,6 @@ struct Master {
   }
 };
 
-void set_counter(Vtpu_csr& dut, int k, uint64_t v) {
-  set_bits(dut.counters_i, 64 * k, 32, v & 0xffffffffu);
-  set_bits(dut.counters_i, 64 * k + 32, 32, v >> 32);
-}
-
 }  // namespace
 
 TEST_CASE("CSR block: register map, pulses, interrupt and latched counters", "[rtl][csr]") {
@@ -159,11 +167,11 @@ TEST_CASE("CSR block: register map, pulses, interrupt and latched counters", "[r
   CHECK(m.read_ok(0x30) == 1u);
 
   // Counters: the high word is latched when the low word is read.
-  for (int k = 0; k < 9; ++k) set_counter(dut, k, (uint64_t(k + 1) << 32) | (0x1000u + k));
+  for (int k = 0; k < 9; ++k) m.counters[size_t(k)] = (uint64_t(k + 1) << 32) | (0x1000u + k);
   for (int k = 0; k < 9; ++k) {
     const uint8_t a = uint8_t(0x40 + 8 * k);
     CHECK(m.read_ok(a) == 0x1000u + k);
-    set_counter(dut, k, (uint64_t(99) << 32) | 7);  // the counter moves on between the reads
+    m.counters[size_t(k)] = (uint64_t(99) << 32) | 7;  // the counter moves on between the reads
     CHECK(m.read_ok(a + 4) == uint32_t(k + 1));
   }
 
