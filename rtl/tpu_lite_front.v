@@ -257,15 +257,16 @@ module tpu_lite_front #(
   wire [5:0]  rw_n  = d_q[TPU_RW_N_LSB +: 6];
   wire        d_rw  = op == TPU_OP_RW;
   wire [4:0]  rw_run_m1 = rw_run - 5'd1;
-  tpu_lite_gather #(.ArraySize(N), .DataBits(DataBits)) u_gather (
+  localparam integer AddrBits = $clog2(DramBytes);
+  tpu_lite_gather #(.ArraySize(N), .DataBits(DataBits), .AddrBits(AddrBits)) u_gather (
       .clk_i,
       .rst_ni,
       .start_i(go_dma && op != TPU_OP_WHM),
       .tiles_m1_i(d_rw ? rw_run_m1[3:0] : 4'd0),
-      .tstride_i(d_q[TPU_RW_TSTRIDE_LSB +: 32]),
+      .tstride_i(d_q[TPU_RW_TSTRIDE_LSB +: AddrBits]),
       .rows_m1_i(d_rw ? NM1[15:0] : d_q[TPU_RHM_ROWS_LSB +: 16]),
       .seg_rows_m1_i(d_rw ? {10'd0, rw_k} : d_q[TPU_RHM_ROWS_LSB +: 16]),
-      .base_i(d_q[TPU_RHM_ADDR_LSB +: 32]),
+      .base_i(d_q[TPU_RHM_ADDR_LSB +: AddrBits]),
       .rstride_i(d_rw ? (rw_t ? 16'd1 : d_q[TPU_RW_STRIDE_LSB +: 16]) : d_q[TPU_RHM_STRIDE_LSB +: 16]),
       .segs_m1_i(d_rw ? (rw_t ? rw_n : 6'd0) : d_q[TPU_RHM_SEGS_LSB +: 6]),
       .segstride_i(d_rw ? d_q[TPU_RW_STRIDE_LSB +: 16] : d_q[TPU_RHM_SEGSTRIDE_LSB +: 16]),
@@ -292,7 +293,7 @@ module tpu_lite_front #(
   assign g_row_ready = x_rw ? phys_q != Depth : ub_grant_i;
   wire tile_in  = wf_write && g_row_last;
 
-  tpu_lite_whm #(.ArraySize(N), .DataBits(DataBits), .UbRows(UbRows)) u_whm (
+  tpu_lite_whm #(.ArraySize(N), .DataBits(DataBits), .UbRows(UbRows), .AddrBits(AddrBits)) u_whm (
       .clk_i,
       .rst_ni,
       .start_i(go_dma && op == TPU_OP_WHM),

@@ -12,20 +12,24 @@
 // (where in its word a segment starts). A row is offered (row_valid_o) from a register
 // of its own once its last beat is placed, so that the next row's beats go on meanwhile;
 // they wait only when that row is done before the one offered is taken.
+//
+// Addresses are AddrBits wide: the instruction's checks put every byte a job reads
+// below DramBytes, so the low bits of each sum are the address.
 `default_nettype none
 
 module tpu_lite_gather #(
     parameter integer ArraySize = 4,
-    parameter integer DataBits  = 32
+    parameter integer DataBits  = 32,
+    parameter integer AddrBits  = 16      // log2 of the device memory's bytes
 ) (
     input  wire                clk_i,
     input  wire                rst_ni,
     input  wire                start_i,
     input  wire [3:0]          tiles_m1_i,
-    input  wire [31:0]         tstride_i,       // between tiles' first rows
+    input  wire [AddrBits-1:0] tstride_i,       // between tiles' first rows
     input  wire [15:0]         rows_m1_i,       // a tile's rows
     input  wire [15:0]         seg_rows_m1_i,   // its rows 0 .. seg_rows_m1_i have segments
-    input  wire [31:0]         base_i,          // tile 0's row 0's first segment
+    input  wire [AddrBits-1:0] base_i,          // tile 0's row 0's first segment
     input  wire [15:0]         rstride_i,       // between rows' first segments
     input  wire [5:0]          segs_m1_i,
     input  wire [15:0]         segstride_i,
@@ -58,7 +62,12 @@ module tpu_lite_gather #(
 
   reg  [15:0] rows_m1_q, seg_rows_m1_q, rstride_q, segstride_q;
   reg  [5:0]  segs_m1_q, seglen_m1_q;
-  reg  [31:0] tstride_q;
+  reg  [AddrBits-1:0] tstride_q;
+  // the 16-bit strides at the addresses' width
+  wire [63:0] rstride64 = {48'd0, rstride_q}, segstride64 = {48'd0, segstride_q};
+  wire [AddrBits-1:0] rstride_a   = rstride64[AddrBits-1:0];
+  wire [AddrBits-1:0] segstride_a = segstride64[AddrBits-1:0];
+  localparam [AddrBits-1:0] WordStep = B[AddrBits-1:0];
 
   // ---- requests ------------------------------------------------------------------------------
   // (a tile's rows without segments ask for nothing: the requests go from its last row
@@ -68,15 +77,15 @@ module tpu_lite_gather #(
   reg  [15:0] rq_r_q;
   reg  [5:0]  rq_s_q;
   reg  [6:0]  rq_w_q;
-  reg  [31:0] rq_tile_q, rq_row_q, rq_seg_q, rq_word_q;
+  reg  [AddrBits-1:0] rq_tile_q, rq_row_q, rq_seg_q, rq_word_q;
   reg  [3:0]  tiles_m1_q;
   wire        rq_last_w   = rq_w_q == words_m1(rq_seg_q[LaneBits-1:0], seglen_m1_q);
   wire        rq_last_s   = rq_s_q == segs_m1_q;
   wire        rq_last_r   = rq_r_q == seg_rows_m1_q;
   wire        rq_step     = rq_on_q && grant_i;
-  wire [31:0] next_seg    = rq_seg_q + {16'd0, segstride_q};
-  wire [31:0] next_row    = rq_row_q + {16'd0, rstride_q};
-  wire [31:0] next_tile   = rq_tile_q + tstride_q;
+  wire [AddrBits-1:0] next_seg  = rq_seg_q + segstride_a;
+  wire [AddrBits-1:0] next_row  = rq_row_q + rstride_a;
+  wire [AddrBits-1:0] next_tile = rq_tile_q + tstride_q;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       rq_on_q <= 1'b0;
@@ -93,23 +102,23 @@ module tpu_lite_gather #(
       rq_tile_q <= base_i;
       rq_row_q  <= base_i;
       rq_seg_q  <= base_i;
-      rq_word_q <= {base_i[31:LaneBits], {LaneBits{1'b0}}};
+      rq_word_q <= {base_i[AddrBits-1:LaneBits], {LaneBits{1'b0}}};
     end else if (rq_step) begin
       if (!rq_last_w) begin
         rq_w_q    <= rq_w_q + 7'd1;
-        rq_word_q <= rq_word_q + B;
+        rq_word_q <= rq_word_q + WordStep;
       end else if (!rq_last_s) begin
         rq_w_q    <= 7'd0;
         rq_s_q    <= rq_s_q + 6'd1;
         rq_seg_q  <= next_seg;
-        rq_word_q <= {next_seg[31:LaneBits], {LaneBits{1'b0}}};
+        rq_word_q <= {next_seg[AddrBits-1:LaneBits], {LaneBits{1'b0}}};
       end else if (!rq_last_r) begin
         rq_w_q    <= 7'd0;
         rq_s_q    <= 6'd0;
         rq_r_q    <= rq_r_q + 16'd1;
         rq_row_q  <= next_row;
         rq_seg_q  <= next_row;
-        rq_word_q <= {next_row[31:LaneBits], {LaneBits{1'b0}}};
+        rq_word_q <= {next_row[AddrBits-1:LaneBits], {LaneBits{1'b0}}};
       end else begin
         rq_w_q    <= 7'd0;
         rq_s_q    <= 6'd0;
@@ -118,7 +127,7 @@ module tpu_lite_gather #(
         rq_tile_q <= next_tile;
         rq_row_q  <= next_tile;
         rq_seg_q  <= next_tile;
-        rq_word_q <= {next_tile[31:LaneBits], {LaneBits{1'b0}}};
+        rq_word_q <= {next_tile[AddrBits-1:LaneBits], {LaneBits{1'b0}}};
       end
     end
   end
@@ -244,14 +253,14 @@ module tpu_lite_gather #(
   assign busy_o      = rq_on_q || bt_on_q || full_q;
   assign req_o       = rq_on_q;
   assign row_last_o  = out_last_q;
-  assign addr_o      = rq_word_q;
+  assign addr_o      = {{(32-AddrBits){1'b0}}, rq_word_q};
   assign ready_o     = bt_on_q && free && bt_has_segs;
   assign row_valid_o = full_q;
   assign row_o       = out_q;
   assign err_o       = err_q;
   assign bytes_o     = seg_done ? {1'b0, seglen_m1_q} + 7'd1 : 7'd0;
 
-  wire unused = ^{rq_row_q[LaneBits-1:0]};
+  wire unused = ^{rq_row_q[LaneBits-1:0], rstride64, segstride64};
 endmodule
 
 `default_nettype wire

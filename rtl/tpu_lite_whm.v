@@ -5,12 +5,14 @@
 // unified buffer while the one before is still being written. The instruction ends when
 // every write is answered; err_o then tells whether one was answered with an error (the
 // bytes there are dropped and the others written, as the golden model does).
+// Addresses are AddrBits wide: the instruction's checks put every byte below DramBytes.
 `default_nettype none
 
 module tpu_lite_whm #(
     parameter integer ArraySize = 4,
     parameter integer DataBits  = 32,
-    parameter integer UbRows    = 1024
+    parameter integer UbRows    = 1024,
+    parameter integer AddrBits  = 16      // log2 of the device memory's bytes
 ) (
     input  wire                  clk_i,
     input  wire                  rst_ni,
@@ -43,12 +45,14 @@ module tpu_lite_whm #(
   reg  [15:0] rows_m1_q, r_q, ub_q;
   reg  [5:0]  groups_m1_q, g_q, len_m1_q;
   reg  [15:0] stride_q, gstride_q;
-  reg  [31:0] row_addr_q, grp_addr_q;
+  reg  [AddrBits-1:0] row_addr_q, grp_addr_q;
+  wire [63:0] stride64 = {48'd0, stride_q}, gstride64 = {48'd0, gstride_q};
+  wire [AddrBits-1:0] stride_a = stride64[AddrBits-1:0], gstride_a = gstride64[AddrBits-1:0];
   reg         rd_left_q;                // rows still to read
   reg         got_q;                    // a row read last cycle: its data is on the port
   reg         have_q;                   // row_q holds a row being written
   reg  [N*8-1:0] row_q;
-  reg  [31:0] wr_addr_q;                // that row's first byte
+  reg  [AddrBits-1:0] wr_addr_q;        // that row's first byte
   reg  [6:0]  w_q;                      // its word being written
 
   wire last_r    = r_q == rows_m1_q;
@@ -75,8 +79,8 @@ module tpu_lite_whm #(
       stride_q    <= instr_i[TPU_WHM_STRIDE_LSB +: 16];
       gstride_q   <= instr_i[TPU_WHM_GSTRIDE_LSB +: 16];
       ub_q        <= instr_i[TPU_WHM_UB_LSB +: 16];
-      row_addr_q  <= instr_i[TPU_WHM_ADDR_LSB +: 32];
-      grp_addr_q  <= instr_i[TPU_WHM_ADDR_LSB +: 32];
+      row_addr_q  <= instr_i[TPU_WHM_ADDR_LSB +: AddrBits];
+      grp_addr_q  <= instr_i[TPU_WHM_ADDR_LSB +: AddrBits];
       r_q         <= 16'd0;
       g_q         <= 6'd0;
       rd_left_q   <= 1'b1;
@@ -89,12 +93,12 @@ module tpu_lite_whm #(
         ub_q <= ub_q + 16'd1;
         if (!last_r) begin
           r_q        <= r_q + 16'd1;
-          row_addr_q <= row_addr_q + {16'd0, stride_q};
+          row_addr_q <= row_addr_q + stride_a;
         end else begin
           r_q        <= 16'd0;
           g_q        <= g_q + 6'd1;
-          row_addr_q <= grp_addr_q + {16'd0, gstride_q};
-          grp_addr_q <= grp_addr_q + {16'd0, gstride_q};
+          row_addr_q <= grp_addr_q + gstride_a;
+          grp_addr_q <= grp_addr_q + gstride_a;
           if (last_g) rd_left_q <= 1'b0;
         end
         wr_addr_q <= row_addr_q;   // (taken into row_q with the data next cycle)
@@ -136,12 +140,14 @@ module tpu_lite_whm #(
   assign ub_req_o  = read;
   assign ub_addr_o = ub_q[UbBits-1:0];
   assign w_req_o   = have_q;
-  assign w_addr_o  = {wr_addr_q[31:LaneBits], {LaneBits{1'b0}}} + {{(25-LaneBits){1'b0}}, w_q, {LaneBits{1'b0}}};
+  wire [AddrBits+6:0] word_addr = {7'd0, wr_addr_q[AddrBits-1:LaneBits], {LaneBits{1'b0}}} +
+                                  {{(AddrBits-LaneBits){1'b0}}, w_q, {LaneBits{1'b0}}};
+  assign w_addr_o  = {{(32-AddrBits){1'b0}}, word_addr[AddrBits-1:0]};
   assign w_data_o  = wdata;
   assign w_strb_o  = wstrb;
   assign bytes_o   = w_last_go ? {1'b0, len_m1_q} + 7'd1 : 7'd0;
 
-  wire unused = ^{ub_q[15:UbBits], instr_i};
+  wire unused = ^{ub_q[15:UbBits], instr_i, stride64, gstride64, word_addr};
 endmodule
 
 `default_nettype wire
