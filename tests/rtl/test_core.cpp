@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Whole-core tests: the Verilated tpu_core (N = 4 and N = 16, from configs/) runs
-// constrained-random programs and the firmware examples; every run is compared with
+// constrained-random programs and the firmware examples, the lite core (the iCEBreaker's
+// configuration) the cases at the edges of device memory; every run is compared with
 // the golden model (state, error code, PC, counters, all of device memory). Device
 // memory timing varies: latency, bandwidth and random handshake stalls.
 #include <catch2/catch.hpp>
@@ -14,6 +15,7 @@
 #include "Vcore_n4.h"
 #include "Vcore_n4_wedged.h"
 #include "Vcore_n4_wedged___024root.h"
+#include "Vlite_icebreaker.h"
 #include "asm/assembler.hpp"
 #include "config/config.hpp"
 #include "isa/act_block.hpp"
@@ -28,12 +30,13 @@ using namespace tessera::sim;
 namespace {
 
 template <class V> struct CoreConfig;
-template <> struct CoreConfig<Vcore_n4> { static constexpr const char* name = "n4"; };
-template <> struct CoreConfig<Vcore_n16> { static constexpr const char* name = "n16"; };
+template <> struct CoreConfig<Vcore_n4> { static std::string path() { return shipped_core("n4").config; } };
+template <> struct CoreConfig<Vcore_n16> { static std::string path() { return shipped_core("n16").config; } };
+template <> struct CoreConfig<Vlite_icebreaker> { static std::string path() { return "configs/icebreaker.yaml"; } };
 
 template <class V>
 Config core_config() {
-  return load_config_file(std::string(TESSERA_SOURCE_DIR) + "/" + shipped_core(CoreConfig<V>::name).config);
+  return load_config_file(std::string(TESSERA_SOURCE_DIR) + "/" + CoreConfig<V>::path());
 }
 
 SimOptions random_timing(std::mt19937& rng, const Config& cfg) {
@@ -251,7 +254,7 @@ TEMPLATE_TEST_CASE("an rhm reads what an older whm wrote to device memory", "[rt
 // program address: the instructions before it are older and complete (a unit that
 // compared only the low address bits would take them for younger and drop them).
 TEMPLATE_TEST_CASE("instructions before a fetch past the end of memory complete", "[rtl][core]",
-                   Vcore_n4, Vcore_n16) {
+                   Vcore_n4, Vcore_n16, Vlite_icebreaker) {
   const Config cfg = core_config<TestType>();
   const int64_t n = cfg.array_size;
   Instr rhm, whm;
@@ -267,6 +270,26 @@ TEMPLATE_TEST_CASE("instructions before a fetch past the end of memory complete"
   INFO(d.report);
   CHECK(d.model.error == ErrorCode::DramRange);
   CHECK(d.match);
+}
+
+// A run whose entry leaves no whole instruction in device memory faults DRAM_RANGE at
+// the entry itself, however far past the end it lies (the PC register keeps all of it);
+// one whose entry holds the last instruction runs it and faults at the end.
+TEMPLATE_TEST_CASE("a run from an entry at or past the end of memory faults there", "[rtl][core]",
+                   Vcore_n4, Vlite_icebreaker) {
+  const Config cfg = core_config<TestType>();
+  const int64_t n = cfg.array_size;
+  const uint32_t end = uint32_t(cfg.dram_bytes);
+  for (const uint32_t entry : {end - 16, end - 8, end, end + 16, end + 0x1230, 2 * end, 0x80000000u, 0xfffffff0u}) {
+    DiffInput in;
+    in.dram.assign(cfg.dram_bytes, 0);
+    in.entry = entry;
+    if (entry < end) store_word(encode(rhm_rows(n, 0, 2, 0x1000)), &in.dram[entry & ~15u]);
+    const DiffResult d = differential_run<TestType>(cfg, in, SimOptions{});
+    INFO("entry " << entry << "\n" << d.report);
+    CHECK(d.model.error == ErrorCode::DramRange);
+    CHECK(d.match);
+  }
 }
 
 TEMPLATE_TEST_CASE("an act reloads its parameters after a write to them, and only then", "[rtl][core]",

@@ -45,7 +45,7 @@ constexpr std::array<RegisterSpec, 12> kRegisters = {{
     {"CONFIG3", kConfig3, "RO", "dram_bytes"},
     {"CONTROL", kControl, "RW",
      "[0] start (write 1: a pulse), [1] soft reset (write 1: a pulse), [2] interrupt enable (kept)"},
-    {"ENTRY", kEntry, "RW", "the first instruction's address for the next start"},
+    {"ENTRY", kEntry, "RW", "the first instruction's address for the next start (its low four bits ignored)"},
     {"STATUS", kStatus, "RO", "[1:0] run state, [11:8] error code, [16] interrupt pending"},
     {"PC", kPc, "RO", "the last instruction fetched (the faulting one on error)"},
     {"IRQ", kIrq, "W1C", "[0] interrupt pending: set when a run ends (DONE or ERROR)"},
