@@ -12,19 +12,20 @@ module tpu_lite_compute #(
     parameter integer ArraySize  = 4,
     parameter integer UbRows     = 1024,
     parameter integer AccRows    = 512,
-    parameter integer WfifoDepth = 16
+    parameter integer WfifoDepth = 16,
+    parameter integer PcBits     = 32     // (the front end's PCs)
 ) (
     input  wire                 clk_i,
     input  wire                 rst_ni,
     // the front end's hand-over: an mmc or act that passed its checks
     input  wire                 take_i,
     input  wire [127:0]         instr_i,
-    input  wire [31:0]          pc_i,
+    input  wire [PcBits-1:0]    pc_i,
     output wire                 mmc_busy_o,    // (an mmc taken only while it is low)
     output wire                 act_busy_o,    // (an act taken only while it is low)
     output wire                 drain_o,       // mmc sums on their way (an act waits for them)
     output wire                 fault_o,       // one cycle: ACT_PARAM at fault_pc_o
-    output wire [31:0]          fault_pc_o,
+    output wire [PcBits-1:0]    fault_pc_o,
     // the unified buffer's port
     output wire                 ub_req_o,
     output wire                 ub_we_o,
@@ -54,7 +55,7 @@ module tpu_lite_compute #(
   localparam integer WfBits  = ((WfifoDepth > 1) ? $clog2(WfifoDepth) : 1) + NBits;
 
   wire is_mmc = instr_i[3:0] == TPU_OP_MMC;
-  reg [31:0] act_pc_q;   // (only an act faults)
+  reg [PcBits-1:0] act_pc_q;   // (only an act faults)
   always @(posedge clk_i) if (take_i && !is_mmc) act_pc_q <= pc_i;
 
   // mmc

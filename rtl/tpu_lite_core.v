@@ -40,6 +40,14 @@ module tpu_lite_core #(
   localparam integer Counters = TPU_COUNTERS;
   localparam integer SlotBits = (WfifoDepth > 1) ? $clog2(WfifoDepth) : 1;
   localparam integer WfBits   = SlotBits + NBits;
+  // PCs inside the core: at most DramBytes (an entry beyond it is kept here: entry_far_q)
+  localparam integer PcBits   = $clog2(DramBytes) + 1;
+  initial begin
+    if (PcBits > 31) begin
+      $display("tpu_lite_core: DramBytes at most 2^30");
+      $finish;
+    end
+  end
 
   // ---- registers and run control ---------------------------------------------------------
   wire        start, soft_reset;
@@ -48,9 +56,10 @@ module tpu_lite_core #(
   wire        running, begin_run, scrub_go;
   wire        run_end, run_failed;
   wire [3:0]  end_code;
-  wire [31:0] end_pc;
+  wire [PcBits-1:0] end_pc;
   reg  [3:0]  err_code_q;
   reg  [31:0] pc_q, entry_q;
+  reg         entry_far_q;   // the entry leaves no instruction in device memory: the run faults there
   wire        cnt_rd, cnt_valid;
   wire [4:0]  cnt_index;
   wire [63:0] cnt_value;
@@ -85,13 +94,17 @@ module tpu_lite_core #(
       .running_o(running),
       .begin_o(begin_run),
       .scrub_o(scrub_go));
+  localparam [31:0] LastInstr = DramBytes - 16;
+  wire entry_far = {entry[31:4], 4'd0} > LastInstr;
+  wire [31:0] end_pc32 = entry_far_q ? entry_q : {{(32-PcBits){1'b0}}, end_pc};
   always @(posedge clk_i) begin
     if (begin_run) begin
-      entry_q <= {entry[31:4], 4'd0};
-      pc_q    <= {entry[31:4], 4'd0};
+      entry_q     <= {entry[31:4], 4'd0};
+      pc_q        <= {entry[31:4], 4'd0};
+      entry_far_q <= entry_far;
     end
     if (running && run_end) begin
-      pc_q       <= end_pc;
+      pc_q       <= end_pc32;
       err_code_q <= end_code;
     end
   end
@@ -134,13 +147,14 @@ module tpu_lite_core #(
   // ---- fetch -----------------------------------------------------------------------------------
   wire         fi_valid, fi_take, fi_restart, fi_stop, fi_trim, fi_trim_ok, unused_fetch_busy;
   wire [127:0] fi_instr;
-  wire [31:0]  fi_pc, fi_restart_pc, fi_trim_pc;
+  wire [PcBits-1:0] fi_pc, fi_restart_pc, fi_trim_pc;
+  localparam [PcBits-1:0] DramEnd = DramBytes[PcBits-1:0];
   wire [3:0]   fi_err;
-  tpu_lite_fetch #(.DataBits(DmaWidth), .DramBytes(DramBytes), .RingWords(RingWords)) u_fetch (
+  tpu_lite_fetch #(.DataBits(DmaWidth), .DramBytes(DramBytes), .RingWords(RingWords), .PcBits(PcBits)) u_fetch (
       .clk_i,
       .rst_ni(rst_n),
       .restart_i(fi_restart),
-      .pc_i(begin_run ? {entry[31:4], 4'd0} : fi_restart_pc),
+      .pc_i(!begin_run ? fi_restart_pc : entry_far ? DramEnd : {entry[PcBits-1:4], 4'd0}),
       .stop_i(fi_stop),
       .trim_i(fi_trim),
       .trim_pc_i(fi_trim_pc),
@@ -199,12 +213,12 @@ module tpu_lite_core #(
   // ---- front end and compute unit ---------------------------------------------------------------
   wire         c_take, c_mbusy, c_abusy, c_drain, c_fault, c_row, c_avail, c_abort;
   wire [127:0] c_instr;
-  wire [31:0]  c_pc, c_fault_pc;
+  wire [PcBits-1:0] c_pc, c_fault_pc;
   wire         retire, tile, waits;
   wire [6:0]   read_bytes, write_bytes;
   wire [1:0]   fe_dbg, c_dbg;
   tpu_lite_front #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth),
-                   .DataBits(DmaWidth), .DramBytes(DramBytes)) u_front (
+                   .DataBits(DmaWidth), .DramBytes(DramBytes), .PcBits(PcBits)) u_front (
       .clk_i,
       .rst_ni(rst_n),
       .begin_i(begin_run),
@@ -265,7 +279,8 @@ module tpu_lite_core #(
       .wait_o(waits),
       .dbg_busy_o(fe_dbg));
 
-  tpu_lite_compute #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth)) u_compute (
+  tpu_lite_compute #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth),
+                     .PcBits(PcBits)) u_compute (
       .clk_i,
       .rst_ni(rst_n),
       .take_i(c_take),
@@ -319,7 +334,7 @@ module tpu_lite_core #(
       .counting_i  (running),
       .step_i      (steps),
       .load_i      (running && run_end && run_failed),
-      .load_value_i({32'd0, (end_pc - entry_q) >> 4}),
+      .load_value_i({32'd0, (end_pc32 - entry_q) >> 4}),
       .rd_i        (cnt_rd),
       .rd_index_i  (cnt_index),
       .rd_valid_o  (cnt_valid),
@@ -327,7 +342,7 @@ module tpu_lite_core #(
 
   // ---- observation ----------------------------------------------------------------------------------
   assign trace_issue_o     = fi_take;
-  assign trace_pc_o        = fi_pc;
+  assign trace_pc_o        = entry_far_q ? entry_q : {{(32-PcBits){1'b0}}, fi_pc};
   assign trace_op_o        = fi_instr[3:0];
   assign trace_slot_o      = 1'b0;
   assign trace_retire_o    = retire;

@@ -9,23 +9,28 @@
 // is read whole and flagged (BUS_ERROR); the fetch stops there and presents it with
 // its code in err_o. restart_i (a run begins; a whm may have written the words read
 // ahead) drops the ring and the beats still on their way, and fetches from pc_i.
+//
+// PCs are PcBits wide (log2(DramBytes) + 1): every PC the fetch reaches is at most
+// DramBytes, the first past the end (the core keeps an entry beyond it, whose run
+// faults at once, and gives the fetch DramBytes instead).
 `default_nettype none
 
 module tpu_lite_fetch #(
     parameter integer DataBits  = 32,      // a bus word
     parameter integer DramBytes = 65536,
-    parameter integer RingWords = 256      // a power of two
+    parameter integer RingWords = 256,     // a power of two
+    parameter integer PcBits    = $clog2(DramBytes) + 1
 ) (
     input  wire                clk_i,
     input  wire                rst_ni,
     input  wire                restart_i,  // fetch from pc_i (16-byte aligned) on
-    input  wire [31:0]         pc_i,
+    input  wire [PcBits-1:0]   pc_i,
     input  wire                stop_i,     // request nothing more (the run is ending)
     // After a whm: the words read ahead from trim_pc_i (16-byte aligned) on may be stale;
     // when they all lie in the ring behind the instruction presented (trim_ok_o), they
     // are dropped and read again, the rest kept (else the front end restarts the fetch).
     input  wire                trim_i,
-    input  wire [31:0]         trim_pc_i,
+    input  wire [PcBits-1:0]   trim_pc_i,
     output wire                trim_ok_o,
     // word reads: a request a cycle, granted by the bus (tpu_lite_bus); the beats come
     // back in order, the fetch's among the others
@@ -40,7 +45,7 @@ module tpu_lite_fetch #(
     // the next instruction
     output wire                valid_o,
     output wire [127:0]        instr_o,
-    output wire [31:0]         pc_o,
+    output wire [PcBits-1:0]   pc_o,
     output wire [3:0]          err_o,      // TPU_ERR_NONE, DRAM_RANGE or BUS_ERROR
     input  wire                take_i
 );
@@ -49,28 +54,31 @@ module tpu_lite_fetch #(
   localparam integer WordBits = (Words > 1) ? $clog2(Words) : 1;
   localparam integer Bytes    = DataBits / 8;
   localparam integer PtrBits  = $clog2(RingWords);
-  localparam [31:0]  Dram32   = DramBytes;
-  wire       [32:0]  Dram     = {1'b0, Dram32};
+  localparam integer      InstrBytes = 16;
+  localparam [PcBits:0]   Dram     = DramBytes[PcBits:0];
+  localparam [PcBits-1:0] Instr    = InstrBytes[PcBits-1:0];
+  localparam [PcBits-1:0] WordStep = Bytes[PcBits-1:0];
 
   initial begin
-    if (DataBits < 32 || DataBits > 128 || (1 << PtrBits) != RingWords || RingWords < 2 * Words) begin
-      $display("tpu_lite_fetch: DataBits 32..128, RingWords a power of two of at least two instructions");
+    if (DataBits < 32 || DataBits > 128 || (1 << PtrBits) != RingWords || RingWords < 2 * Words ||
+        PcBits < PtrBits + $clog2(DataBits / 8) + 2 || PcBits > 32) begin
+      $display("tpu_lite_fetch: DataBits 32..128, RingWords a power of two of at least two instructions, a ring smaller than half the device memory");
       $finish;
     end
   end
 
   // ---- requests ------------------------------------------------------------------------
-  reg  [31:0]        req_addr_q;   // the next word to request
+  reg  [PcBits-1:0]  req_addr_q;   // the next word to request
   reg  [PtrBits:0]   held_q;       // ring words requested and not yet read out
   reg  [PtrBits:0]   flight_q;     // requests whose beats have not come back
   reg  [PtrBits:0]   stale_q;      // beats to drop (requested before a restart)
   reg                stopped_q;    // past the first faulting instruction
   reg                err_q;        // an instruction is flagged: err_pc_q, err_code_q
-  reg  [31:0]        err_pc_q;
+  reg  [PcBits-1:0]  err_pc_q;
   reg  [3:0]         err_code_q;
 
   wire first_word = req_addr_q[3:0] == 4'd0;
-  wire past_end   = first_word && {1'b0, req_addr_q} + 33'd16 > Dram;
+  wire past_end   = first_word && {1'b0, req_addr_q} + {1'b0, Instr} > Dram;
   wire room       = held_q < RingWords[PtrBits:0];
   wire can_ask    = !stop_i && !restart_i && !stopped_q && room;
   wire want       = can_ask && !past_end;
@@ -80,11 +88,11 @@ module tpu_lite_fetch #(
   // ---- the ring and the instruction register -------------------------------------------
   reg  [PtrBits-1:0]  wr_q, rd_q;     // next beat's place, next word to read out
   reg  [PtrBits:0]    avail_q;        // words in the ring not yet read out
-  reg  [31:0]         beat_pc_q;      // the instruction of the next live beat
+  reg  [PcBits-1:0]   beat_pc_q;      // the instruction of the next live beat
   reg  [WordBits-1:0] beat_w_q;
   reg                 have_q;         // instr_q holds the instruction at pc_q
   reg  [127:0]        instr_q;
-  reg  [31:0]         pc_q;
+  reg  [PcBits-1:0]   pc_q;
   reg  [WordBits-1:0] got_q;          // its words read so far
   reg                 rd_wait_q;      // a word read last cycle: its data is here
   wire [DataBits-1:0] ring_rdata;
@@ -107,11 +115,11 @@ module tpu_lite_fetch #(
 
   wire take = take_i && (have_q || at_err);
   // the words read ahead from trim_pc_i on: the newest in the ring, none on their way
-  wire [31:0]      trim_pc   = {trim_pc_i[31:4], 4'd0};
-  assign           trim_ok_o = have_q && !busy_o && trim_pc >= pc_q + 32'd16;
+  wire [PcBits-1:0] trim_pc  = {trim_pc_i[PcBits-1:4], 4'd0};
+  assign           trim_ok_o = have_q && !busy_o && {1'b0, trim_pc} >= {1'b0, pc_q} + {1'b0, Instr};
   wire             trim      = trim_i && trim_ok_o && trim_pc < req_addr_q;
   localparam integer LaneBits = $clog2(Bytes);
-  wire [31:0]      trim_span = req_addr_q - trim_pc;   // (bytes in the ring: trim_ok_o)
+  wire [PcBits-1:0] trim_span = req_addr_q - trim_pc;  // (bytes in the ring: trim_ok_o)
   wire [PtrBits:0] dropped   = trim_span[PtrBits+LaneBits:LaneBits];
   always @(posedge clk_i) begin
     if (!rst_ni || restart_i) begin
@@ -132,7 +140,7 @@ module tpu_lite_fetch #(
         wr_q     <= wr_q + 1'b1;
         if (beat_w_q == Words[WordBits-1:0] - 1'b1) begin
           beat_w_q  <= {WordBits{1'b0}};
-          beat_pc_q <= beat_pc_q + 32'd16;
+          beat_pc_q <= beat_pc_q + Instr;
         end else begin
           beat_w_q <= beat_w_q + 1'b1;
         end
@@ -169,12 +177,12 @@ module tpu_lite_fetch #(
     end
     if (rd_wait_q) instr_q[DataBits*got_q +: DataBits] <= ring_rdata;
     if (restart_i) begin
-      req_addr_q <= {pc_i[31:4], 4'd0};
-      beat_pc_q  <= {pc_i[31:4], 4'd0};
-      pc_q       <= {pc_i[31:4], 4'd0};
+      req_addr_q <= {pc_i[PcBits-1:4], 4'd0};
+      beat_pc_q  <= {pc_i[PcBits-1:4], 4'd0};
+      pc_q       <= {pc_i[PcBits-1:4], 4'd0};
     end else begin
-      if (granted) req_addr_q <= req_addr_q + Bytes;
-      if (take) pc_q <= pc_q + 32'd16;
+      if (granted) req_addr_q <= req_addr_q + WordStep;
+      if (take) pc_q <= pc_q + Instr;
       if (trim) begin
         req_addr_q <= trim_pc;
         beat_pc_q  <= trim_pc;
@@ -198,14 +206,14 @@ module tpu_lite_fetch #(
   localparam integer     TwoI = 2 * Words;
   localparam [PtrBits:0] Two  = TwoI[PtrBits:0];
   assign urgent_o = held_q < Two;
-  assign addr_o  = req_addr_q;
+  assign addr_o  = {{(32-PcBits){1'b0}}, req_addr_q};
   assign busy_o  = flight_q != {(PtrBits+1){1'b0}};
   assign valid_o = have_q || at_err;
   assign instr_o = instr_q;
   assign pc_o    = pc_q;
   assign err_o   = at_err ? err_code_q : TPU_ERR_NONE;
 
-  wire unused_pc = ^{pc_i[3:0], trim_pc_i[3:0], trim_span[31:PtrBits+LaneBits+1], trim_span[LaneBits-1:0]};
+  wire unused_pc = ^{pc_i[3:0], trim_pc_i[3:0], trim_span[PcBits-1:PtrBits+LaneBits+1], trim_span[LaneBits-1:0]};
   // (instructions are 16-byte aligned; what is dropped lies in the ring)
 endmodule
 

@@ -25,7 +25,7 @@
 // unit's faults (BUS_ERROR, WEIGHT_FIFO after an rw's tiles, ACT_PARAM) can come after
 // a younger instruction's, so the fault with the lowest PC is kept. Dispatch stops at
 // the first; the run ends once everything is idle (an mmc waiting for tiles that will
-// not come is dropped).
+// not come is dropped). PCs are PcBits wide (the fetch's: at most DramBytes).
 `default_nettype none
 
 module tpu_lite_front #(
@@ -34,7 +34,8 @@ module tpu_lite_front #(
     parameter integer AccRows    = 512,
     parameter integer WfifoDepth = 16,
     parameter integer DataBits   = 32,
-    parameter integer DramBytes  = 65536
+    parameter integer DramBytes  = 65536,
+    parameter integer PcBits     = $clog2(DramBytes) + 1
 ) (
     input  wire                  clk_i,
     input  wire                  rst_ni,
@@ -42,28 +43,28 @@ module tpu_lite_front #(
     output wire                  end_o,        // the run ends now
     output wire                  failed_o,     // (with end_o) in ERROR with err_code_o at err_pc_o
     output wire [3:0]            err_code_o,
-    output wire [31:0]           err_pc_o,     // (with end_o) the fault's PC, or the halt's
+    output wire [PcBits-1:0]     err_pc_o,     // (with end_o) the fault's PC, or the halt's
     // the fetch
     input  wire                  f_valid_i,
     input  wire [127:0]          f_instr_i,
-    input  wire [31:0]           f_pc_i,
+    input  wire [PcBits-1:0]     f_pc_i,
     input  wire [3:0]            f_err_i,
     output wire                  f_take_o,
     output wire                  f_restart_o,  // after a whm: fetch again from f_restart_pc_o
-    output wire [31:0]           f_restart_pc_o,
+    output wire [PcBits-1:0]     f_restart_pc_o,
     output wire                  f_stop_o,
     output wire                  f_trim_o,     // after a whm: drop the words read ahead from f_trim_pc_o on
-    output wire [31:0]           f_trim_pc_o,
+    output wire [PcBits-1:0]     f_trim_pc_o,
     input  wire                  f_trim_ok_i,  // (they all lie behind F: D, K and F stay)
     // the compute unit
     output wire                  c_take_o,
     output wire [127:0]          c_instr_o,
-    output wire [31:0]           c_pc_o,
+    output wire [PcBits-1:0]     c_pc_o,
     input  wire                  c_mbusy_i,    // the compute unit's mmc, act are busy
     input  wire                  c_abusy_i,
     input  wire                  c_drain_i,    // mmc sums on their way to the accumulators
     input  wire                  c_fault_i,
-    input  wire [31:0]           c_fault_pc_i,
+    input  wire [PcBits-1:0]     c_fault_pc_i,
     input  wire                  c_pop_i,      // a tile left the FIFO for the array
     output wire                  c_avail_o,    // the FIFO holds a whole tile
     output wire                  c_abort_o,    // the run failed: drop an mmc waiting for tiles
@@ -111,6 +112,7 @@ module tpu_lite_front #(
   localparam integer CntBits  = $clog2(WfifoDepth + 1);
   localparam [CntBits-1:0] Depth = WfifoDepth[CntBits-1:0];
   localparam integer NM1 = N - 1;
+  localparam integer AddrBits = PcBits - 1;   // a device-memory byte's address
 
   // ---- K: the check register, the instruction after D's, checked while D's waits and the
   // fetch assembles the one after it ----------------------------------------------------------
@@ -120,7 +122,7 @@ module tpu_lite_front #(
   wire         ck_busy;
   reg          k_valid_q, k_started_q, k_checked_q;
   reg  [127:0] k_q;
-  reg  [31:0]  k_pc_q;
+  reg  [PcBits-1:0] k_pc_q;
   reg  [3:0]   k_ferr_q;                  // the fetch's fault at this PC (nothing to check)
   reg  [3:0]   k_err_q;
   reg  [16:0]  k_ub_end_q, k_acc_end_q;
@@ -169,7 +171,7 @@ module tpu_lite_front #(
   // ---- D: the decode register: the next instruction in program order, checked ------------
   reg          d_valid_q, stop_q;
   reg  [127:0] d_q;
-  reg  [31:0]  d_pc_q;
+  reg  [PcBits-1:0] d_pc_q;
   reg  [3:0]   d_ferr_q;      // the fetch's fault at this PC
   reg  [3:0]   d_err_q;       // the check's result
   reg  [16:0]  d_ub_end_q, d_acc_end_q;
@@ -191,8 +193,8 @@ module tpu_lite_front #(
   // ---- the DMA engine: one rhm, rw or whm --------------------------------------------------------
   reg         x_on_q;            // a job runs
   reg  [1:0]  x_kind_q;          // 0 rhm, 1 rw, 2 whm
-  reg  [31:0] x_pc_q;
-  reg  [31:0] x_addr_q;          // whm: its first byte
+  reg  [PcBits-1:0] x_pc_q;
+  reg  [PcBits-1:0] x_addr_q;    // whm: its first byte
   reg         x_cut_q;           // rw: faults WEIGHT_FIFO after its tiles
   reg  [15:0] x_ub_q;            // rhm: the next row's place
   reg  [NBits-1:0] x_wrow_q;     // rw: the tile row being written
@@ -257,7 +259,6 @@ module tpu_lite_front #(
   wire [5:0]  rw_n  = d_q[TPU_RW_N_LSB +: 6];
   wire        d_rw  = op == TPU_OP_RW;
   wire [4:0]  rw_run_m1 = rw_run - 5'd1;
-  localparam integer AddrBits = $clog2(DramBytes);
   tpu_lite_gather #(.ArraySize(N), .DataBits(DataBits), .AddrBits(AddrBits)) u_gather (
       .clk_i,
       .rst_ni,
@@ -316,7 +317,7 @@ module tpu_lite_front #(
   // ---- faults: the one with the lowest PC --------------------------------------------------------
   reg        fault_q;
   reg [3:0]  code_q;
-  reg [31:0] fpc_q;
+  reg [PcBits-1:0] fpc_q;
   wire       x_done  = x_on_q && !x_busy && !go_dma;   // (the job's engine finished)
   wire       x_fault = x_done && (g_err || h_err || x_cut_q);
   wire [3:0] x_code  = x_kind_q == KWhm ? TPU_ERR_BUS_ERROR : g_err ? TPU_ERR_BUS_ERROR : TPU_ERR_WEIGHT_FIFO;
@@ -325,7 +326,7 @@ module tpu_lite_front #(
   // (at most one of them a cycle in practice; if several, the lowest PC first)
   reg        f_new;
   reg [3:0]  f_code;
-  reg [31:0] f_pc;
+  reg [PcBits-1:0] f_pc;
   always @(*) begin
     f_new = 1'b0; f_code = code_q; f_pc = fpc_q;
     if (d_fault && (!fault_q || d_pc_q < fpc_q)) begin
@@ -346,7 +347,10 @@ module tpu_lite_front #(
   // from the ring when they lie behind the fetch's instruction (a program's data after
   // its code), else by starting the fetch over behind the whm (dropping D and K too).
   wire       whm_ok   = x_done && x_kind_q == KWhm && !h_err;
-  wire [31:0] trim_pc = x_addr_q > x_pc_q + 32'd16 ? x_addr_q : x_pc_q + 32'd16;
+  localparam integer InstrBytes = 16;
+  localparam [PcBits-1:0] Instr = InstrBytes[PcBits-1:0];
+  wire [PcBits-1:0] next_pc = x_pc_q + Instr;   // (at most DramBytes: x_pc_q is an instruction's)
+  wire [PcBits-1:0] trim_pc = x_addr_q > next_pc ? x_addr_q : next_pc;
   wire       whm_trim = whm_ok && f_trim_ok_i;
   assign     restart  = begin_i || (whm_ok && !f_trim_ok_i);
   assign     load_d   = on_q && !stop_q && (!d_valid_q || go) && k_ready && !restart;
@@ -398,7 +402,7 @@ module tpu_lite_front #(
     if (go_dma) begin
       x_kind_q <= op == TPU_OP_RHM ? KRhm : op == TPU_OP_RW ? KRw : KWhm;
       x_pc_q   <= d_pc_q;
-      x_addr_q <= d_q[TPU_WHM_ADDR_LSB +: 32];
+      x_addr_q <= {1'b0, d_q[TPU_WHM_ADDR_LSB +: AddrBits]};
       x_cut_q  <= op == TPU_OP_RW && rw_cut;
       x_ub_q   <= d_q[TPU_RHM_UB_LSB +: 16];
       x_wrow_q <= {NBits{1'b0}};
@@ -447,7 +451,7 @@ module tpu_lite_front #(
   assign err_pc_o       = fpc_q;
   assign f_take_o       = load_k;
   assign f_restart_o    = restart;
-  assign f_restart_pc_o = x_pc_q + 32'd16;
+  assign f_restart_pc_o = next_pc;
   assign f_trim_o       = whm_trim;
   assign f_trim_pc_o    = trim_pc;
   assign f_stop_o       = stop_q || whm_on;   // (the fetch starts over behind a whm: nothing to read ahead)
