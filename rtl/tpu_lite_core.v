@@ -10,7 +10,7 @@
 //   bus (tpu_lite_bus)          single-word AXI4 reads and writes, several in flight (the
 //                               DMA's reads before the fetch's, unless it runs dry)
 //
-// Memories: the unified buffer (one port for everyone: scrubbing, then the compute
+// Memories: the unified buffer (tpu_lite_ub, single-port: scrubbing, then the compute
 // unit, then the front end), the weight FIFO (written by rw, read as tiles enter the
 // array), the accumulators (inside the compute unit), the fetch ring.
 `default_nettype none
@@ -189,14 +189,13 @@ module tpu_lite_core #(
   wire c_ub_grant  = !ub_scrubbing && c_ub_req;
   wire fe_ub_grant = !ub_scrubbing && !c_ub_req && fe_ub_req;
   wire ub_we       = c_ub_grant ? c_ub_we : fe_ub_we;
-  tpu_small_ram #(.Width(N * 8), .Depth(UbRows)) u_ub (
+  tpu_lite_ub #(.Width(N * 8), .Rows(UbRows)) u_ub (
       .clk_i,
-      .rd_en_i((c_ub_grant || fe_ub_grant) && !ub_we),
-      .rd_addr_i(c_ub_grant ? c_ub_addr : fe_ub_addr),
-      .rd_data_o(ub_rdata),
-      .wr_en_i(ub_scrubbing || ((c_ub_grant || fe_ub_grant) && ub_we)),
-      .wr_addr_i(ub_scrubbing ? ub_scrub_row : c_ub_grant ? c_ub_addr : fe_ub_addr),
-      .wr_data_i(ub_scrubbing ? {N*8{1'b0}} : c_ub_grant ? c_ub_wdata : fe_ub_wdata));
+      .en_i(ub_scrubbing || c_ub_grant || fe_ub_grant),
+      .we_i(ub_scrubbing || ub_we),
+      .addr_i(ub_scrubbing ? ub_scrub_row : c_ub_grant ? c_ub_addr : fe_ub_addr),
+      .wdata_i(ub_scrubbing ? {N*8{1'b0}} : c_ub_grant ? c_ub_wdata : fe_ub_wdata),
+      .rdata_o(ub_rdata));
 
   wire              wf_we, wf_rd, wf_pop;
   wire [WfBits-1:0] wf_waddr, wf_raddr;

@@ -95,6 +95,13 @@ for case in "tpu_mac_array FreeDsp=0" "tpu_mac_array FreeDsp=1" "tpu_lite_requan
   run "yosys $top $opt TPU_ICE40_DSP" yosys -q -p "read_verilog -lib sim/models/SB_MAC16.v;
     read_verilog -DTPU_ICE40_DSP -Irtl rtl/tpu_*.v; $chp hierarchy -check -top $top; proc; check -assert"
 done
+# The lite core's unified buffer in the UP5K's SPRAM (TPU_ICE40_SPRAM: tpu_ice40_spram).
+run "verilator tpu_lite_ub TPU_ICE40_SPRAM" verilator --lint-only -Wall -DTPU_ICE40_SPRAM -y rtl -y rtl/ice40 -y sim/models \
+  --top-module tpu_lite_ub rtl/tpu_lite_ub.v
+run "iverilog tpu_lite_ub TPU_ICE40_SPRAM" iverilog -g2005 -Wall -DTPU_ICE40_SPRAM -I rtl -o /dev/null -s tpu_lite_ub \
+  rtl/tpu_*.v rtl/ice40/tpu_ice40_spram.v sim/models/SB_SPRAM256KA.v
+run "yosys tpu_lite_ub TPU_ICE40_SPRAM" yosys -q -p "read_verilog -lib sim/models/SB_SPRAM256KA.v;
+  read_verilog -DTPU_ICE40_SPRAM -Irtl rtl/tpu_*.v rtl/ice40/tpu_ice40_spram.v; hierarchy -check -top tpu_lite_ub; proc; check -assert"
 # Board tops (rtl/<family>/): the same three readers, with the vendor primitives from
 # their simulation models in sim/models (Yosys reads those as black boxes).
 for file in rtl/ice40/tpu_*.v rtl/ecp5/tpu_*.v; do
