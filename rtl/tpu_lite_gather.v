@@ -159,21 +159,22 @@ module tpu_lite_gather #(
   wire [LaneBits-1:0] next_row_low = bt_last_r ? next_tile_low : bt_row_low_q + rstride_q[LaneBits-1:0];
   wire [LaneBits-1:0] next_seg_low = bt_seg_low_q + segstride_q[LaneBits-1:0];
 
-  // The beat's bytes in their lanes: word byte k lies at segment offset w * B + k - low,
-  // lane first + offset, when the offset is within the segment.
-  localparam integer OffBits = 7 + LaneBits + 1;
-  reg [N*8-1:0]       placed;
-  reg [OffBits-1:0]   at, off;
-  integer i, k;
+  // The beat's bytes in their lanes: lane i takes the segment's byte i - first (when
+  // first <= i <= first + seglen - 1), which lies at byte pos = i - first + low of the
+  // segment's words: in this beat when pos / B is the beat's word, at byte pos mod B.
+  // (A lane's compare and a byte multiplexer, not a compare for every byte and lane.)
+  localparam integer PosBits = 7 + LaneBits + 1;
+  wire [PosBits-1:0] to_pos   = {{(PosBits-LaneBits){1'b0}}, bt_seg_low_q} - {{(PosBits-7){1'b0}}, bt_lane_q};
+  wire [7:0]         seg_last = {1'b0, bt_lane_q} + {2'b0, seglen_m1_q};   // the segment's last lane
+  reg  [N*8-1:0]     placed;
+  reg  [PosBits-1:0] pos;
+  integer i;
   always @(*) begin
     placed = row_q;
-    for (k = 0; k < B; k = k + 1) begin
-      at  = {1'b0, bt_w_q, {LaneBits{1'b0}}} + k[OffBits-1:0];
-      off = at - {{(OffBits-LaneBits){1'b0}}, bt_seg_low_q};
-      for (i = 0; i < N; i = i + 1)
-        if (at >= {{(OffBits-LaneBits){1'b0}}, bt_seg_low_q} && off <= {{(OffBits-6){1'b0}}, seglen_m1_q} &&
-            off + {{(OffBits-7){1'b0}}, bt_lane_q} == i[OffBits-1:0])
-          placed[8*i +: 8] = data_i[8*k +: 8];
+    for (i = 0; i < N; i = i + 1) begin
+      pos = to_pos + i[PosBits-1:0];
+      if ({1'b0, bt_lane_q} <= i[7:0] && i[7:0] <= seg_last && pos[PosBits-1:LaneBits] == {1'b0, bt_w_q})
+        placed[8*i +: 8] = data_i[8*pos[LaneBits-1:0] +: 8];
     end
   end
 

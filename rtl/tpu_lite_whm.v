@@ -37,6 +37,7 @@ module tpu_lite_whm #(
 );
 `include "tpu_isa.vh"
   localparam integer N        = ArraySize;
+  localparam integer NBits    = $clog2(N);
   localparam integer B        = DataBits / 8;
   localparam integer LaneBits = $clog2(B);
   localparam integer UbBits   = $clog2(UbRows);
@@ -115,22 +116,23 @@ module tpu_lite_whm #(
     end
   end
 
-  // The word w_q of the row's bytes: word byte k is row lane w * B + k - low.
+  // The word w_q of the row's bytes: word byte k is row lane w * B + k - low, written
+  // when that lane is one of the row's first len (a byte multiplexer a byte: the row's
+  // len is at most N, so the lane's low bits pick it).
   localparam integer OffBits = 7 + LaneBits + 1;
+  wire [OffBits-1:0] to_lane = {1'b0, w_q, {LaneBits{1'b0}}} - {{(OffBits-LaneBits){1'b0}}, wr_addr_q[LaneBits-1:0]};
   reg [DataBits-1:0] wdata;
   reg [B-1:0]        wstrb;
-  reg [OffBits-1:0]  at, lane;
-  integer k, i;
+  reg [OffBits-1:0]  lane;
+  integer k;
   always @(*) begin
     wdata = {DataBits{1'b0}};
     wstrb = {B{1'b0}};
     for (k = 0; k < B; k = k + 1) begin
-      at   = {1'b0, w_q, {LaneBits{1'b0}}} + k[OffBits-1:0];
-      lane = at - {{(OffBits-LaneBits){1'b0}}, wr_addr_q[LaneBits-1:0]};
-      if (at >= {{(OffBits-LaneBits){1'b0}}, wr_addr_q[LaneBits-1:0]} && lane <= {{(OffBits-6){1'b0}}, len_m1_q}) begin
+      lane = to_lane + k[OffBits-1:0];   // (negative: before the row's first byte)
+      if (!lane[OffBits-1] && lane <= {{(OffBits-6){1'b0}}, len_m1_q}) begin
         wstrb[k] = 1'b1;
-        for (i = 0; i < N; i = i + 1)
-          if (lane == i[OffBits-1:0]) wdata[8*k +: 8] = row_q[8*i +: 8];
+        wdata[8*k +: 8] = row_q[8*lane[NBits-1:0] +: 8];
       end
     end
   end
