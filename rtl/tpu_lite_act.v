@@ -62,7 +62,8 @@ module tpu_lite_act #(
   reg                copied_q;            // a parameter row read last cycle (row p_q - 1)
   reg                direct_q;            // the outputs miss the parameter block: no copy
   reg [NBits-1:0]    i_q;                 // the lane
-  reg [N*8-1:0]      shifts_q, out_q, wr_q;
+  reg [N*8-1:0]      shifts_q, wr_q;
+  reg [N*8-9:0]      out_q;               // the row's lanes but the last, as their results come
   reg [31:0]         acc_v_q, bias_q, mult_q;
   reg [7:0]          best_q;
   reg                fault_q;
@@ -233,16 +234,20 @@ module tpu_lite_act #(
     end
     // a result: the lane's maximum so far; its last plane's goes into the row, and a
     // row's last lane sends the row to its write
-    if (rq_done) begin
-      best_q <= best;
-      if (rq_lp_q) out_q[8*rq_i_q +: 8] <= best;
-      if (row_done) begin
-        wr_q <= out_q;
-        wr_q[8*rq_i_q +: 8] <= best;
-      end
-    end
+    if (rq_done) best_q <= best;
+    if (row_done) wr_q <= {best, out_q[N*8-9:0]};   // (a row's last result is its last lane's)
     if (wr_go) wr_row_q <= wr_row_q + 16'd1;
   end
+
+  // a lane's result into the row, each lane with its own enable (not out_q[8 * rq_i_q +: 8]:
+  // Yosys makes that a multiplexer in front of every bit)
+  genvar gl;
+  generate
+    for (gl = 0; gl < N - 1; gl = gl + 1) begin : g_out   // (the last lane's goes straight to wr_q)
+      localparam [NBits-1:0] Me = gl;
+      always @(posedge clk_i) if (rq_done && rq_lp_q && rq_i_q == Me) out_q[8*gl +: 8] <= best;
+    end
+  endgenerate
 
   // the accumulator of lane i_q, plane g_q: read with its bias
   assign acc_rd_o      = st_q == SRead;

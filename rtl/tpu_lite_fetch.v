@@ -175,7 +175,6 @@ module tpu_lite_fetch #(
         end
       end
     end
-    if (rd_wait_q) instr_q[DataBits*got_q +: DataBits] <= ring_rdata;
     if (restart_i) begin
       req_addr_q <= {pc_i[PcBits-1:4], 4'd0};
       beat_pc_q  <= {pc_i[PcBits-1:4], 4'd0};
@@ -189,6 +188,16 @@ module tpu_lite_fetch #(
       end
     end
   end
+
+  // the instruction's words, each with its own enable (not instr_q[DataBits * got_q +: ...]:
+  // Yosys makes that a multiplexer in front of every bit)
+  genvar gw;
+  generate
+    for (gw = 0; gw < Words; gw = gw + 1) begin : g_word
+      localparam [WordBits-1:0] Me = gw;
+      always @(posedge clk_i) if (rd_wait_q && got_q == Me) instr_q[DataBits*gw +: DataBits] <= ring_rdata;
+    end
+  endgenerate
 
   // beats on their way, and those to drop after a restart
   always @(posedge clk_i) begin
