@@ -32,7 +32,7 @@ module tpu_counters_ram #(
     input  wire                         rd_i,          // counter rd_index_i's value wanted (held until valid)
     input  wire [4:0]                   rd_index_i,
     output wire                         rd_valid_o,    // one cycle: rd_value_o is its value
-    output wire [63:0]                  rd_value_o
+    output wire [63:0]                  rd_value_o     // (held until the next read's answer)
 );
 `include "tpu_isa.vh"
   localparam integer Sweep   = 4 * Counters;

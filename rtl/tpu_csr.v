@@ -9,7 +9,10 @@
 
 module tpu_csr #(
     `TPU_GEOMETRY_PARAMS(16, 4096, 2048, 128, 1048576),
-    parameter integer Counters   = 1      // 64-bit performance counters (the cores: TPU_COUNTERS)
+    parameter integer Counters   = 1,     // 64-bit performance counters (the cores: TPU_COUNTERS)
+    // 1: the counter port's answer stays until the next ask (tpu_counters_ram), so a high
+    // word is read from it; 0: it may move (tpu_counters), so the high word is latched
+    parameter integer CountersHold = 0
 ) (
     input  wire                   clk_i,
     input  wire                   rst_ni,
@@ -94,7 +97,7 @@ module tpu_csr #(
   reg        rvalid_q;
   reg [1:0]  rresp_q;
   reg [31:0] rdata_q;
-  reg [31:0] hi_latch_q;  // high word of the counter whose low word was read last
+  wire [31:0] hi_word;    // high word of the counter whose low word was read last
 
   // A read takes its address into a register first and answers the cycle after, so that
   // the bus's address meets the register map's decode and the counters' multiplexer
@@ -132,7 +135,7 @@ module tpu_csr #(
       TPU_CSR_PC:      rdata_d = pc_i;
       TPU_CSR_IRQ:     rdata_d = {31'd0, irq_pending_q} << TPU_CSR_IRQ_PENDING;
       default: begin
-        if (r_counter) rdata_d = r_off[2] ? hi_latch_q : counter[31:0];
+        if (r_counter) rdata_d = r_off[2] ? hi_word : counter[31:0];
         else rok_d = 1'b0;
       end
     endcase
@@ -153,9 +156,18 @@ module tpu_csr #(
     if (r_done) begin
       rdata_q <= rdata_d;
       rresp_q <= rok_d ? Okay : SlvErr;
-      if (cnt_rd) hi_latch_q <= counter[63:32];
     end
   end
+
+  generate
+    if (CountersHold != 0) begin : g_held
+      assign hi_word = counter[63:32];
+    end else begin : g_latch
+      reg [31:0] hi_latch_q;
+      always @(posedge clk_i) if (r_done && cnt_rd) hi_latch_q <= counter[63:32];
+      assign hi_word = hi_latch_q;
+    end
+  endgenerate
 
   assign s_awready_o  = w_fire;
   assign s_wready_o   = w_fire;

@@ -63,7 +63,7 @@ module tpu_lite_core #(
   wire        cnt_rd, cnt_valid;
   wire [4:0]  cnt_index;
   wire [63:0] cnt_value;
-  tpu_csr #(`TPU_GEOMETRY_PASS, .Counters(Counters)) u_csr (
+  tpu_csr #(`TPU_GEOMETRY_PASS, .Counters(Counters), .CountersHold(1)) u_csr (
       .clk_i,
       .rst_ni,
 `include "tpu_csr_bus.vh"
