@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The lite core's instruction fetch: it reads instruction words ahead into a ring in
 // block RAM, one bus word a request, as far as the ring has room, and presents the
-// next instruction, whole, in a register until the front end takes it.
+// next instruction, whole, in the ring's read register (an instruction a row, its words
+// in columns side by side) until the front end takes it; the one after is presented
+// the next cycle when its words are in.
 //
 // Program order is address order (no branches), so the first instruction the fetch
 // cannot read is the one the run faults at, if it gets there: an instruction past the
@@ -85,57 +87,66 @@ module tpu_lite_fetch #(
   wire granted    = want && grant_i;
   wire live_beat  = beat_i && stale_q == {(PtrBits+1){1'b0}};
 
-  // ---- the ring and the instruction register -------------------------------------------
-  reg  [PtrBits-1:0]  wr_q, rd_q;     // next beat's place, next word to read out
-  reg  [PtrBits:0]    avail_q;        // words in the ring not yet read out
+  // ---- the ring: an instruction a row, its words side by side --------------------------
+  // Each bus word goes into its own column; the next instruction is read whole in one
+  // cycle, and the ring's read register is the instruction presented (no copy of it).
+  localparam integer SlotBits = PtrBits - (Words > 1 ? WordBits : 0);
+  localparam integer Slots    = RingWords / Words;
+  reg  [PtrBits-1:0]  wr_q;           // next beat's place: {slot, word}
+  reg  [SlotBits-1:0] rd_q;           // next instruction to read out
+  reg  [SlotBits:0]   avail_q;        // whole instructions in the ring not yet read out
   reg  [PcBits-1:0]   beat_pc_q;      // the instruction of the next live beat
   reg  [WordBits-1:0] beat_w_q;
-  reg                 have_q;         // instr_q holds the instruction at pc_q
-  reg  [127:0]        instr_q;
+  reg                 have_q;         // the ring's read register holds the instruction at pc_q
   reg  [PcBits-1:0]   pc_q;
-  reg  [WordBits-1:0] got_q;          // its words read so far
-  reg                 rd_wait_q;      // a word read last cycle: its data is here
-  wire [DataBits-1:0] ring_rdata;
+  wire [127:0]        ring_rdata;
 
-  // The instruction at pc_q is the flagged one: present it without its words (for
-  // DRAM_RANGE they were never asked for).
-  wire at_err   = err_q && err_pc_q == pc_q;
-  // (the last word's data completes the instruction: no read in the cycle it lands)
-  wire last_data = rd_wait_q && got_q == Words[WordBits-1:0] - 1'b1;
-  wire read_now  = !have_q && !at_err && avail_q != {(PtrBits+1){1'b0}} && !last_data;
+  // The instruction at pc_q is the flagged one: present it (for DRAM_RANGE its words
+  // were never asked for).
+  wire at_err    = err_q && err_pc_q == pc_q;
+  wire take      = take_i && (have_q || at_err);
+  wire last_beat = live_beat && beat_w_q == Words[WordBits-1:0] - 1'b1;   // an instruction is whole
+  // (never while a trim moves the ring's end: what is read could be dropped)
+  wire read_now  = (!have_q || take) && avail_q != {(SlotBits+1){1'b0}} && !trim_i;
 
-  tpu_small_ram #(.Width(DataBits), .Depth(RingWords)) u_ring (
-      .clk_i,
-      .rd_en_i(read_now),
-      .rd_addr_i(rd_q),
-      .rd_data_o(ring_rdata),
-      .wr_en_i(live_beat),
-      .wr_addr_i(wr_q),
-      .wr_data_i(data_i));
+  genvar gw;
+  generate
+    for (gw = 0; gw < Words; gw = gw + 1) begin : g_col
+      wire [SlotBits-1:0] wr_slot = wr_q[PtrBits-1 -: SlotBits];
+      localparam [WordBits-1:0] Me = gw;
+      tpu_small_ram #(.Width(DataBits), .Depth(Slots)) u_col (
+          .clk_i,
+          .rd_en_i(read_now),
+          .rd_addr_i(rd_q),
+          .rd_data_o(ring_rdata[DataBits*gw +: DataBits]),
+          .wr_en_i(live_beat && (Words == 1 || beat_w_q == Me)),
+          .wr_addr_i(wr_slot),
+          .wr_data_i(data_i));
+    end
+  endgenerate
 
-  wire take = take_i && (have_q || at_err);
   // the words read ahead from trim_pc_i on: the newest in the ring, none on their way
   wire [PcBits-1:0] trim_pc  = {trim_pc_i[PcBits-1:4], 4'd0};
   assign           trim_ok_o = have_q && !busy_o && {1'b0, trim_pc} >= {1'b0, pc_q} + {1'b0, Instr};
   wire             trim      = trim_i && trim_ok_o && trim_pc < req_addr_q;
   localparam integer LaneBits = $clog2(Bytes);
   wire [PcBits-1:0] trim_span = req_addr_q - trim_pc;  // (bytes in the ring: trim_ok_o)
-  wire [PtrBits:0] dropped   = trim_span[PtrBits+LaneBits:LaneBits];
+  wire [PtrBits:0] dropped   = trim_span[PtrBits+LaneBits:LaneBits];    // words
+  wire [SlotBits:0] dropped_whole = trim_span[SlotBits+4:4];           // whole instructions
+  localparam [PtrBits:0] WordsP = Words[PtrBits:0];
   always @(posedge clk_i) begin
     if (!rst_ni || restart_i) begin
       held_q    <= {(PtrBits+1){1'b0}};
-      avail_q   <= {(PtrBits+1){1'b0}};
+      avail_q   <= {(SlotBits+1){1'b0}};
       stopped_q <= 1'b0;
       err_q     <= 1'b0;
       have_q    <= 1'b0;
-      got_q     <= {WordBits{1'b0}};
-      rd_wait_q <= 1'b0;
       wr_q      <= {PtrBits{1'b0}};
-      rd_q      <= {PtrBits{1'b0}};
+      rd_q      <= {SlotBits{1'b0}};
       beat_w_q  <= {WordBits{1'b0}};
     end else begin
-      held_q  <= held_q + {{PtrBits{1'b0}}, granted} - {{PtrBits{1'b0}}, read_now};
-      avail_q <= avail_q + {{PtrBits{1'b0}}, live_beat} - {{PtrBits{1'b0}}, read_now};
+      held_q  <= held_q + {{PtrBits{1'b0}}, granted} - (read_now ? WordsP : {(PtrBits+1){1'b0}});
+      avail_q <= avail_q + {{SlotBits{1'b0}}, last_beat} - {{SlotBits{1'b0}}, read_now};
       if (live_beat) begin
         wr_q     <= wr_q + 1'b1;
         if (beat_w_q == Words[WordBits-1:0] - 1'b1) begin
@@ -160,14 +171,12 @@ module tpu_lite_fetch #(
         stopped_q  <= 1'b1;
       end
       if (read_now) rd_q <= rd_q + 1'b1;
-      rd_wait_q <= read_now;
-      if (rd_wait_q) got_q <= last_data ? {WordBits{1'b0}} : got_q + 1'b1;
-      if (last_data) have_q <= 1'b1;
+      if (read_now) have_q <= 1'b1;
       else if (take) have_q <= 1'b0;
-      if (trim) begin   // (no beat, grant or read then: the fetch is stopped, F is whole)
-        held_q  <= held_q - dropped;
-        avail_q <= avail_q - dropped;
-        wr_q    <= wr_q - dropped[PtrBits-1:0];
+      if (trim) begin   // (no beat, grant or read then: the fetch is stopped)
+        held_q   <= held_q - dropped;
+        avail_q  <= avail_q - dropped_whole;
+        wr_q     <= wr_q - dropped[PtrBits-1:0];
         beat_w_q <= {WordBits{1'b0}};
         if (err_q && err_pc_q >= trim_pc) begin
           err_q     <= 1'b0;
@@ -189,16 +198,6 @@ module tpu_lite_fetch #(
     end
   end
 
-  // the instruction's words, each with its own enable (not instr_q[DataBits * got_q +: ...]:
-  // Yosys makes that a multiplexer in front of every bit)
-  genvar gw;
-  generate
-    for (gw = 0; gw < Words; gw = gw + 1) begin : g_word
-      localparam [WordBits-1:0] Me = gw;
-      always @(posedge clk_i) if (rd_wait_q && got_q == Me) instr_q[DataBits*gw +: DataBits] <= ring_rdata;
-    end
-  endgenerate
-
   // beats on their way, and those to drop after a restart
   always @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -218,7 +217,7 @@ module tpu_lite_fetch #(
   assign addr_o  = {{(32-PcBits){1'b0}}, req_addr_q};
   assign busy_o  = flight_q != {(PtrBits+1){1'b0}};
   assign valid_o = have_q || at_err;
-  assign instr_o = instr_q;
+  assign instr_o = ring_rdata;
   assign pc_o    = pc_q;
   assign err_o   = at_err ? err_code_q : TPU_ERR_NONE;
 

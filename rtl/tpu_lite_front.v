@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The lite core's front end: three instructions in program order, the fetch's (F), the
-// check register's (K: checked by tpu_lite_check while D's waits) and the decode
-// register's (D). D's applies the weight-FIFO rule and is dispatched: rhm, rw and whm
+// The lite core's front end: two instructions in program order, the one the fetch
+// presents (K: checked by tpu_lite_check where it is, in the fetch ring's read
+// register, while D's waits) and the decode register's (D). D's applies the weight-FIFO rule and is dispatched: rhm, rw and whm
 // to the DMA engine (the row gather, tpu_lite_gather, and tpu_lite_whm), mmc and act
 // to the compute unit, whose mmc and act run side by side; each runs on while the
 // next instructions are fetched and checked.
@@ -114,22 +114,23 @@ module tpu_lite_front #(
   localparam integer NM1 = N - 1;
   localparam integer AddrBits = PcBits - 1;   // a device-memory byte's address
 
-  // ---- K: the check register, the instruction after D's, checked while D's waits and the
-  // fetch assembles the one after it ----------------------------------------------------------
+  // ---- K: the instruction the fetch presents, after D's, checked while D's waits ---------------------
   wire         ck_done;
   wire [3:0]   ck_err;
   wire [16:0]  ck_ub_end, ck_acc_end;
   wire         ck_busy;
-  reg          k_valid_q, k_started_q, k_checked_q;
-  reg  [127:0] k_q;
-  reg  [PcBits-1:0] k_pc_q;
-  reg  [3:0]   k_ferr_q;                  // the fetch's fault at this PC (nothing to check)
+  // (K is the instruction the fetch presents, in its ring's read register: checked where
+  // it is, taken when it moves to D; the fetch presents the next one the cycle after)
+  reg          k_started_q, k_checked_q;
+  wire         k_valid_q = f_valid_i;
+  wire [127:0] k_q       = f_instr_i;
+  wire [PcBits-1:0] k_pc_q = f_pc_i;
+  wire [3:0]   k_ferr_q  = f_err_i;        // the fetch's fault at this PC (nothing to check)
   reg  [3:0]   k_err_q;
   reg  [16:0]  k_ub_end_q, k_acc_end_q;
   wire         restart;
   wire         load_d;                    // K's instruction moves to D
   wire         k_ready = k_valid_q && (k_ferr_q != TPU_ERR_NONE || k_checked_q);
-  wire         load_k  = f_valid_i && (!k_valid_q || load_d) && !restart && !stop_q;
   wire         ck_start = k_valid_q && k_ferr_q == TPU_ERR_NONE && !k_started_q && !ck_busy && !restart;
   tpu_lite_check #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .DramBytes(DramBytes)) u_check (
       .clk_i,
@@ -142,24 +143,12 @@ module tpu_lite_front #(
       .ub_end_o(ck_ub_end),
       .acc_end_o(ck_acc_end));
   always @(posedge clk_i) begin
-    if (!rst_ni || restart) begin
-      k_valid_q <= 1'b0;
-    end else if (load_k) begin
-      k_valid_q <= 1'b1;
-    end else if (load_d) begin
-      k_valid_q <= 1'b0;
-    end
-    if (!rst_ni || restart || load_k) begin
+    if (!rst_ni || restart || load_d) begin
       k_started_q <= 1'b0;
       k_checked_q <= 1'b0;
     end else begin
       if (ck_start) k_started_q <= 1'b1;
       if (ck_done)  k_checked_q <= 1'b1;
-    end
-    if (load_k) begin
-      k_q      <= f_instr_i;
-      k_pc_q   <= f_pc_i;
-      k_ferr_q <= f_err_i;
     end
     if (ck_done) begin
       k_err_q     <= ck_err;
@@ -449,7 +438,7 @@ module tpu_lite_front #(
   assign failed_o       = fault_q;
   assign err_code_o     = code_q;
   assign err_pc_o       = fpc_q;
-  assign f_take_o       = load_k;
+  assign f_take_o       = load_d;
   assign f_restart_o    = restart;
   assign f_restart_pc_o = next_pc;
   assign f_trim_o       = whm_trim;
