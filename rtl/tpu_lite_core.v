@@ -145,20 +145,17 @@ module tpu_lite_core #(
       );
 
   // ---- fetch -----------------------------------------------------------------------------------
-  wire         fi_valid, fi_take, fi_restart, fi_stop, fi_trim, fi_trim_ok, unused_fetch_busy;
+  wire         fi_valid, fi_take, fi_restart, fi_stop, unused_fetch_busy;
   wire [127:0] fi_instr;
-  wire [PcBits-1:0] fi_pc, fi_restart_pc, fi_trim_pc;
+  wire [PcBits-1:0] fi_pc;
   localparam [PcBits-1:0] DramEnd = DramBytes[PcBits-1:0];
   wire [3:0]   fi_err;
   tpu_lite_fetch #(.DataBits(DmaWidth), .DramBytes(DramBytes), .RingWords(RingWords), .PcBits(PcBits)) u_fetch (
       .clk_i,
       .rst_ni(rst_n),
       .restart_i(fi_restart),
-      .pc_i(!begin_run ? fi_restart_pc : entry_far ? DramEnd : {entry[PcBits-1:4], 4'd0}),
+      .pc_i(entry_far ? DramEnd : {entry[PcBits-1:4], 4'd0}),   // (the fetch restarts only when a run begins)
       .stop_i(fi_stop),
-      .trim_i(fi_trim),
-      .trim_pc_i(fi_trim_pc),
-      .trim_ok_o(fi_trim_ok),
       .req_o(f_req),
       .urgent_o(f_urgent),
       .addr_o(f_addr),
@@ -231,11 +228,7 @@ module tpu_lite_core #(
       .f_err_i(fi_err),
       .f_take_o(fi_take),
       .f_restart_o(fi_restart),
-      .f_restart_pc_o(fi_restart_pc),
       .f_stop_o(fi_stop),
-      .f_trim_o(fi_trim),
-      .f_trim_pc_o(fi_trim_pc),
-      .f_trim_ok_i(fi_trim_ok),
       .c_take_o(c_take),
       .c_instr_o(c_instr),
       .c_pc_o(c_pc),

@@ -9,8 +9,8 @@
 // cannot read is the one the run faults at, if it gets there: an instruction past the
 // end of device memory is not requested (DRAM_RANGE), one with a bus error in a word
 // is read whole and flagged (BUS_ERROR); the fetch stops there and presents it with
-// its code in err_o. restart_i (a run begins; a whm may have written the words read
-// ahead) drops the ring and the beats still on their way, and fetches from pc_i.
+// its code in err_o. restart_i (a run begins) drops the ring and the beats still on
+// their way, and fetches from pc_i.
 //
 // PCs are PcBits wide (log2(DramBytes) + 1): every PC the fetch reaches is at most
 // DramBytes, the first past the end (the core keeps an entry beyond it, whose run
@@ -28,12 +28,6 @@ module tpu_lite_fetch #(
     input  wire                restart_i,  // fetch from pc_i (16-byte aligned) on
     input  wire [PcBits-1:0]   pc_i,
     input  wire                stop_i,     // request nothing more (the run is ending)
-    // After a whm: the words read ahead from trim_pc_i (16-byte aligned) on may be stale;
-    // when they all lie in the ring behind the instruction presented (trim_ok_o), they
-    // are dropped and read again, the rest kept (else the front end restarts the fetch).
-    input  wire                trim_i,
-    input  wire [PcBits-1:0]   trim_pc_i,
-    output wire                trim_ok_o,
     // word reads: a request a cycle, granted by the bus (tpu_lite_bus); the beats come
     // back in order, the fetch's among the others
     output wire                req_o,
@@ -106,8 +100,7 @@ module tpu_lite_fetch #(
   wire at_err    = err_q && err_pc_q == pc_q;
   wire take      = take_i && (have_q || at_err);
   wire last_beat = live_beat && beat_w_q == Words[WordBits-1:0] - 1'b1;   // an instruction is whole
-  // (never while a trim moves the ring's end: what is read could be dropped)
-  wire read_now  = (!have_q || take) && avail_q != {(SlotBits+1){1'b0}} && !trim_i;
+  wire read_now  = (!have_q || take) && avail_q != {(SlotBits+1){1'b0}};
 
   genvar gw;
   generate
@@ -125,14 +118,6 @@ module tpu_lite_fetch #(
     end
   endgenerate
 
-  // the words read ahead from trim_pc_i on: the newest in the ring, none on their way
-  wire [PcBits-1:0] trim_pc  = {trim_pc_i[PcBits-1:4], 4'd0};
-  assign           trim_ok_o = have_q && !busy_o && {1'b0, trim_pc} >= {1'b0, pc_q} + {1'b0, Instr};
-  wire             trim      = trim_i && trim_ok_o && trim_pc < req_addr_q;
-  localparam integer LaneBits = $clog2(Bytes);
-  wire [PcBits-1:0] trim_span = req_addr_q - trim_pc;  // (bytes in the ring: trim_ok_o)
-  wire [PtrBits:0] dropped   = trim_span[PtrBits+LaneBits:LaneBits];    // words
-  wire [SlotBits:0] dropped_whole = trim_span[SlotBits+4:4];           // whole instructions
   localparam [PtrBits:0] WordsP = Words[PtrBits:0];
   always @(posedge clk_i) begin
     if (!rst_ni || restart_i) begin
@@ -173,16 +158,6 @@ module tpu_lite_fetch #(
       if (read_now) rd_q <= rd_q + 1'b1;
       if (read_now) have_q <= 1'b1;
       else if (take) have_q <= 1'b0;
-      if (trim) begin   // (no beat, grant or read then: the fetch is stopped)
-        held_q   <= held_q - dropped;
-        avail_q  <= avail_q - dropped_whole;
-        wr_q     <= wr_q - dropped[PtrBits-1:0];
-        beat_w_q <= {WordBits{1'b0}};
-        if (err_q && err_pc_q >= trim_pc) begin
-          err_q     <= 1'b0;
-          stopped_q <= 1'b0;
-        end
-      end
     end
     if (restart_i) begin
       req_addr_q <= {pc_i[PcBits-1:4], 4'd0};
@@ -191,10 +166,6 @@ module tpu_lite_fetch #(
     end else begin
       if (granted) req_addr_q <= req_addr_q + WordStep;
       if (take) pc_q <= pc_q + Instr;
-      if (trim) begin
-        req_addr_q <= trim_pc;
-        beat_pc_q  <= trim_pc;
-      end
     end
   end
 
@@ -221,8 +192,7 @@ module tpu_lite_fetch #(
   assign pc_o    = pc_q;
   assign err_o   = at_err ? err_code_q : TPU_ERR_NONE;
 
-  wire unused_pc = ^{pc_i[3:0], trim_pc_i[3:0], trim_span[PcBits-1:PtrBits+LaneBits+1], trim_span[LaneBits-1:0]};
-  // (instructions are 16-byte aligned; what is dropped lies in the ring)
+  wire unused_pc = ^pc_i[3:0];   // (instructions are 16-byte aligned)
 endmodule
 
 `default_nettype wire

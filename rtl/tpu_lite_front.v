@@ -17,10 +17,9 @@
 //   act            waits for the compute unit (the mmcs that sum its rows, their sums
 //                  written) and for the DMA engine unless it runs an rw;
 //   whm, halt      wait until all are idle (a whm then writes nothing an older
-//                  instruction could still fault before); during a whm nothing is read
-//                  ahead, and after it the words read ahead from its first byte on are
-//                  read again (by starting the fetch over behind it, when they do not
-//                  all lie behind the fetch's instruction).
+//                  instruction could still fault before). The fetch is not ordered
+//                  against a whm: a program does not overwrite its own later
+//                  instructions (docs/isa.md).
 // The first fault in program order ends the run: the DMA engine's and the compute
 // unit's faults (BUS_ERROR, WEIGHT_FIFO after an rw's tiles, ACT_PARAM) can come after
 // a younger instruction's, so the fault with the lowest PC is kept. Dispatch stops at
@@ -50,12 +49,8 @@ module tpu_lite_front #(
     input  wire [PcBits-1:0]     f_pc_i,
     input  wire [3:0]            f_err_i,
     output wire                  f_take_o,
-    output wire                  f_restart_o,  // after a whm: fetch again from f_restart_pc_o
-    output wire [PcBits-1:0]     f_restart_pc_o,
+    output wire                  f_restart_o,  // (a run begins: the fetch starts at the entry)
     output wire                  f_stop_o,
-    output wire                  f_trim_o,     // after a whm: drop the words read ahead from f_trim_pc_o on
-    output wire [PcBits-1:0]     f_trim_pc_o,
-    input  wire                  f_trim_ok_i,  // (they all lie behind F: D, K and F stay)
     // the compute unit
     output wire                  c_take_o,
     output wire [127:0]          c_instr_o,
@@ -183,7 +178,6 @@ module tpu_lite_front #(
   reg         x_on_q;            // a job runs
   reg  [1:0]  x_kind_q;          // 0 rhm, 1 rw, 2 whm
   reg  [PcBits-1:0] x_pc_q;
-  reg  [PcBits-1:0] x_addr_q;    // whm: its first byte
   reg         x_cut_q;           // rw: faults WEIGHT_FIFO after its tiles
   reg  [15:0] x_ub_q;            // rhm: the next row's place
   reg  [NBits-1:0] x_wrow_q;     // rw: the tile row being written
@@ -213,9 +207,8 @@ module tpu_lite_front #(
   // ---- dispatch -------------------------------------------------------------------------------------
   // While a whm runs, D's instruction may be one it overwrites: it waits, and shows no
   // fault, until the whm is done and the fetch has started over.
-  wire whm_on    = x_on_q && x_kind_q == KWhm;
-  wire ready     = d_valid_q && !stop_q && !whm_on;
-  wire d_fetch_bad = d_valid_q && !stop_q && !whm_on && d_ferr_q != TPU_ERR_NONE;
+  wire ready     = d_valid_q && !stop_q;
+  wire d_fetch_bad = d_valid_q && !stop_q && d_ferr_q != TPU_ERR_NONE;
   wire d_bad     = ready && (d_err_q != TPU_ERR_NONE || (op == TPU_OP_MMC && mmc_wf_bad) ||
                              (op == TPU_OP_RW && room == 5'd0));
   wire is_dma    = op == TPU_OP_RHM || op == TPU_OP_RW || op == TPU_OP_WHM;
@@ -332,16 +325,7 @@ module tpu_lite_front #(
   // ---- the run ----------------------------------------------------------------------------------------
   reg        on_q, halted_q;
   wire       idle_all = !x_on_q && !c_busy && !c_drain_i && !bus_busy_i;
-  // After a whm the words read ahead from its first byte on are read again: dropped
-  // from the ring when they lie behind the fetch's instruction (a program's data after
-  // its code), else by starting the fetch over behind the whm (dropping D and K too).
-  wire       whm_ok   = x_done && x_kind_q == KWhm && !h_err;
-  localparam integer InstrBytes = 16;
-  localparam [PcBits-1:0] Instr = InstrBytes[PcBits-1:0];
-  wire [PcBits-1:0] next_pc = x_pc_q + Instr;   // (at most DramBytes: x_pc_q is an instruction's)
-  wire [PcBits-1:0] trim_pc = x_addr_q > next_pc ? x_addr_q : next_pc;
-  wire       whm_trim = whm_ok && f_trim_ok_i;
-  assign     restart  = begin_i || (whm_ok && !f_trim_ok_i);
+  assign     restart  = begin_i;
   assign     load_d   = on_q && !stop_q && (!d_valid_q || go) && k_ready && !restart;
 
   always @(posedge clk_i) begin
@@ -372,7 +356,7 @@ module tpu_lite_front #(
         if (!fault_q && !f_new) fpc_q <= d_pc_q;   // (a run that ends DONE shows the halt's PC)
       end
       if (load_d) d_valid_q <= 1'b1;
-      else if (go || (whm_ok && !whm_trim)) d_valid_q <= 1'b0;   // (after a whm that restarts the fetch, what was read ahead goes)
+      else if (go) d_valid_q <= 1'b0;
       if (go_dma) x_on_q <= 1'b1;
       else if (x_done) x_on_q <= 1'b0;
       if (on_q && stop_q && idle_all) on_q <= 1'b0;
@@ -391,7 +375,6 @@ module tpu_lite_front #(
     if (go_dma) begin
       x_kind_q <= op == TPU_OP_RHM ? KRhm : op == TPU_OP_RW ? KRw : KWhm;
       x_pc_q   <= d_pc_q;
-      x_addr_q <= {1'b0, d_q[TPU_WHM_ADDR_LSB +: AddrBits]};
       x_cut_q  <= op == TPU_OP_RW && rw_cut;
       x_ub_q   <= d_q[TPU_RHM_UB_LSB +: 16];
       x_wrow_q <= {NBits{1'b0}};
@@ -440,10 +423,7 @@ module tpu_lite_front #(
   assign err_pc_o       = fpc_q;
   assign f_take_o       = load_d;
   assign f_restart_o    = restart;
-  assign f_restart_pc_o = next_pc;
-  assign f_trim_o       = whm_trim;
-  assign f_trim_pc_o    = trim_pc;
-  assign f_stop_o       = stop_q || whm_on;   // (the fetch starts over behind a whm: nothing to read ahead)
+  assign f_stop_o       = stop_q;
   assign c_take_o       = go_comp;
   assign c_instr_o      = d_q;
   assign c_pc_o         = d_pc_q;
