@@ -205,10 +205,9 @@ module tpu_lite_front #(
   wire c_busy     = c_mbusy_i || c_abusy_i;
 
   // ---- dispatch -------------------------------------------------------------------------------------
-  // While a whm runs, D's instruction may be one it overwrites: it waits, and shows no
-  // fault, until the whm is done and the fetch has started over.
-  wire ready     = d_valid_q && !stop_q;
+  // (an instruction the fetch flagged never leaves: it faults; its check result is stale)
   wire d_fetch_bad = d_valid_q && !stop_q && d_ferr_q != TPU_ERR_NONE;
+  wire ready     = d_valid_q && !stop_q && d_ferr_q == TPU_ERR_NONE;
   wire d_bad     = ready && (d_err_q != TPU_ERR_NONE || (op == TPU_OP_MMC && mmc_wf_bad) ||
                              (op == TPU_OP_RW && room == 5'd0));
   wire is_dma    = op == TPU_OP_RHM || op == TPU_OP_RW || op == TPU_OP_WHM;
