@@ -295,9 +295,9 @@ TEMPLATE_TEST_CASE("a run from an entry at or past the end of memory faults ther
 // An instruction whose fetch had a bus error faults there and does nothing else, even
 // when the words that arrived make a whm that could run at once (all units idle): the
 // error covers only its third word, and device memory must stay as it was. (The lite
-// core, whose fetch reads a word at a time. The full core's fetch reads whole bursts and
-// reports such an error at the burst's first instruction: 0x0 here, not the model's
-// 0x10; to be fixed there.)
+// core, whose fetch reads a word at a time. The full core's fetch reads 64-byte spans
+// and gives a bus error to every instruction of its span: it assumes error ranges
+// 64-byte aligned, as the tests inject them, rtl/tpu_fetch.v.)
 TEMPLATE_TEST_CASE("a whm fetched with a bus error in one word writes nothing", "[rtl][core]",
                    Vlite_icebreaker) {
   const Config cfg = core_config<TestType>();
