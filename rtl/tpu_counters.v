@@ -6,6 +6,7 @@
 // rd_*: here the value at once (tpu_counters_ram keeps them in block RAM and answers
 // later).
 `default_nettype none
+`include "tpu_counter_ports.vh"
 
 module tpu_counters #(
     parameter integer Counters   = 11,
@@ -15,17 +16,7 @@ module tpu_counters #(
     parameter integer Registered = 1,
     parameter [Counters-1:0] Zero = {Counters{1'b0}}  // counters a core never moves (no logic)
 ) (
-    input  wire                         clk_i,
-    input  wire                         rst_ni,        // synchronous: clears every counter
-    input  wire                         clear_i,       // a run begins: clears every counter
-    input  wire                         counting_i,    // a run is on: the steps count
-    input  wire [Counters*StepBits-1:0] step_i,        // counter c's step at bits StepBits * c
-    input  wire                         load_i,        // the instruction count becomes load_value_i
-    input  wire [63:0]                  load_value_i,
-    input  wire                         rd_i,          // counter rd_index_i's value wanted
-    input  wire [4:0]                   rd_index_i,
-    output wire                         rd_valid_o,    // rd_value_o is it (here: with rd_i)
-    output wire [63:0]                  rd_value_o
+    `TPU_COUNTER_PORTS
 );
 `include "tpu_isa.vh"
   initial begin

@@ -15,6 +15,7 @@
 // counter's next visit that starts after the read was asked for (at most one sweep and
 // four cycles) and answers with what that visit writes: every event before the ask.
 `default_nettype none
+`include "tpu_counter_ports.vh"
 
 module tpu_counters_ram #(
     parameter integer Counters = 11,
@@ -22,17 +23,7 @@ module tpu_counters_ram #(
     parameter [Counters-1:0] Zero = {Counters{1'b0}},  // counters a core never moves
     parameter [Counters-1:0] OneBit = {Counters{1'b0}} // counters whose step is 0 or 1 (bit 0 of theirs)
 ) (
-    input  wire                         clk_i,
-    input  wire                         rst_ni,        // synchronous: clears every counter
-    input  wire                         clear_i,       // a run begins: clears every counter
-    input  wire                         counting_i,    // a run is on: the steps count
-    input  wire [Counters*StepBits-1:0] step_i,        // counter c's step at bits StepBits * c
-    input  wire                         load_i,        // the instruction count becomes load_value_i
-    input  wire [63:0]                  load_value_i,
-    input  wire                         rd_i,          // counter rd_index_i's value wanted (held until valid)
-    input  wire [4:0]                   rd_index_i,
-    output wire                         rd_valid_o,    // one cycle: rd_value_o is its value
-    output wire [63:0]                  rd_value_o     // (held until the next read's answer)
+    `TPU_COUNTER_PORTS
 );
 `include "tpu_isa.vh"
   localparam integer Sweep   = 4 * Counters;
