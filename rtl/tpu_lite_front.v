@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The lite core's front end: two instructions in program order, the one the fetch
 // presents (K: checked by tpu_lite_check where it is, in the fetch ring's read
-// register, while D's waits) and the decode register's (D). D's applies the weight-FIFO rule and is dispatched: rhm, rw and whm
-// to the DMA engine (the row gather, tpu_lite_gather, and tpu_lite_whm), mmc and act
+// register, while D's waits) and the decode register's (D). D's applies the
+// weight-FIFO rule and is dispatched: rhm, rw and whm to the DMA engine (the row gather, tpu_lite_gather, and tpu_lite_whm), mmc and act
 // to the compute unit, whose mmc and act run side by side; each runs on while the
 // next instructions are fetched and checked.
 //
@@ -117,21 +117,16 @@ module tpu_lite_front #(
   // (K is the instruction the fetch presents, in its ring's read register: checked where
   // it is, taken when it moves to D; the fetch presents the next one the cycle after)
   reg          k_started_q, k_checked_q;
-  wire         k_valid_q = f_valid_i;
-  wire [127:0] k_q       = f_instr_i;
-  wire [PcBits-1:0] k_pc_q = f_pc_i;
-  wire [3:0]   k_ferr_q  = f_err_i;        // the fetch's fault at this PC (nothing to check)
-  reg  [3:0]   k_err_q;
-  reg  [16:0]  k_ub_end_q, k_acc_end_q;
+  // (the check's results stay on its outputs until its next start, after K moves to D)
   wire         restart;
   wire         load_d;                    // K's instruction moves to D
-  wire         k_ready = k_valid_q && (k_ferr_q != TPU_ERR_NONE || k_checked_q);
-  wire         ck_start = k_valid_q && k_ferr_q == TPU_ERR_NONE && !k_started_q && !ck_busy && !restart;
+  wire         k_ready = f_valid_i && (f_err_i != TPU_ERR_NONE || k_checked_q);   // (f_err_i: nothing to check)
+  wire         ck_start = f_valid_i && f_err_i == TPU_ERR_NONE && !k_started_q && !ck_busy && !restart;
   tpu_lite_check #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .DramBytes(DramBytes)) u_check (
       .clk_i,
       .rst_ni(rst_ni && !restart),          // (a restart drops the instruction being checked)
       .start_i(ck_start),
-      .instr_i(k_q),
+      .instr_i(f_instr_i),
       .busy_o(ck_busy),
       .done_o(ck_done),
       .err_o(ck_err),
@@ -144,11 +139,6 @@ module tpu_lite_front #(
     end else begin
       if (ck_start) k_started_q <= 1'b1;
       if (ck_done)  k_checked_q <= 1'b1;
-    end
-    if (ck_done) begin
-      k_err_q     <= ck_err;
-      k_ub_end_q  <= ck_ub_end;
-      k_acc_end_q <= ck_acc_end;
     end
   end
 
@@ -364,12 +354,12 @@ module tpu_lite_front #(
 
   always @(posedge clk_i) begin
     if (load_d) begin
-      d_q         <= k_q;
-      d_pc_q      <= k_pc_q;
-      d_ferr_q    <= k_ferr_q;
-      d_err_q     <= k_err_q;
-      d_ub_end_q  <= k_ub_end_q;
-      d_acc_end_q <= k_acc_end_q;
+      d_q         <= f_instr_i;
+      d_pc_q      <= f_pc_i;
+      d_ferr_q    <= f_err_i;
+      d_err_q     <= ck_err;       // (stale when f_err_i flags it: D never lets it leave)
+      d_ub_end_q  <= ck_ub_end;
+      d_acc_end_q <= ck_acc_end;
     end
     if (go_dma) begin
       x_kind_q <= op == TPU_OP_RHM ? KRhm : op == TPU_OP_RW ? KRw : KWhm;
