@@ -5,8 +5,8 @@
 //
 // Each counter adds its events to a small pending sum in flip-flops. One 16-bit adder
 // sweeps the RAM, a counter every four cycles, a 16-bit chunk a cycle: it takes the
-// counter's pending sum with that cycle's step (the sum starts again from zero) and adds it to the
-// stored value, low chunk first, carrying between chunks. A pending sum waits at most
+// counter's pending sum with that cycle's step (the sum starts again from zero) and
+// adds it to the stored value, low chunk first, carrying between chunks. A pending sum waits at most
 // one sweep (4 * Counters cycles), so it needs StepBits + log2(4 * Counters) bits
 // (log2(4 * Counters + 1) for a counter of single events).
 //
@@ -110,7 +110,7 @@ module tpu_counters_ram #(
   // The visit's own copies: what it adds and what it starts from.
   reg  [PendBits-1:0] add_q;
   reg                 vzero_q, vload_q;
-  wire                instr_visit = visit && c_q == Instr;
+  wire                instr_visit = visited[Instr];
   always @(posedge clk_i) begin
     if (!rst_ni || clear_i) begin
       zero_q <= {Counters{1'b1}};
@@ -124,9 +124,9 @@ module tpu_counters_ram #(
     end
     if (load_i) ld_q <= load_value_i;
     if (visit) begin
-      add_q   <= (clear_i || (load_i && c_q == Instr)) ? {PendBits{1'b0}} : taken_pend;
-      vzero_q <= !rst_ni || clear_i || (|(zero_q & visited) && !(load_i && c_q == Instr));
-      vload_q <= c_q == Instr && (load_i || load_q);
+      add_q   <= (clear_i || (load_i && instr_visit)) ? {PendBits{1'b0}} : taken_pend;
+      vzero_q <= !rst_ni || clear_i || (|(zero_q & visited) && !(load_i && instr_visit));
+      vload_q <= instr_visit && (load_i || load_q);
     end
   end
 
