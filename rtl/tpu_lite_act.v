@@ -55,7 +55,8 @@ module tpu_lite_act #(
   localparam [2:0] SIdle = 3'd0, SCopy = 3'd1, SRead = 3'd2, SBias = 3'd3, SMult = 3'd4,
                    SHold = 3'd5, SLast = 3'd6, SMreq = 3'd7;
   reg [2:0]          st_q;
-  reg [15:0]         rows_m1_q, params_q, r_q, row_acc_q, plane_q;
+  reg [UbBits-1:0]   rows_m1_q, r_q, params_q;   // (below UbRows: checked)
+  reg [15:0]         row_acc_q, plane_q;
   reg [3:0]          pool_m1_q, g_q, p_q;
   reg [7:0]          zp_q;
   reg                relu_q;
@@ -83,10 +84,12 @@ module tpu_lite_act #(
   // A row waiting for its write goes first on the unified buffer's port; then the
   // parameter rows (copied, or without the copy the shift row, then each value's bias and
   // multiplier rows as they are needed).
-  wire direct_now = {1'b0, instr_i[TPU_ACT_UB_LSB +: 16]} + {1'b0, instr_i[TPU_ACT_ROWS_LSB +: 16]} + 17'd1 <=
-                    {1'b0, instr_i[TPU_ACT_PARAMS_LSB +: 16]} ||
-                    {1'b0, instr_i[TPU_ACT_PARAMS_LSB +: 16]} + {13'd0, TPU_ACT_PARAM_ROWS} <=
-                    {1'b0, instr_i[TPU_ACT_UB_LSB +: 16]};
+  // (the rows of an act that passed its checks are below UbRows, their ends at most UbRows)
+  wire [UbBits:0] i_ub      = {1'b0, instr_i[TPU_ACT_UB_LSB +: UbBits]};
+  wire [UbBits:0] i_rows_m1 = {1'b0, instr_i[TPU_ACT_ROWS_LSB +: UbBits]};
+  wire [UbBits:0] i_params  = {1'b0, instr_i[TPU_ACT_PARAMS_LSB +: UbBits]};
+  localparam [UbBits:0] ParamRows = {{(UbBits-3){1'b0}}, TPU_ACT_PARAM_ROWS};
+  wire direct_now = i_ub + i_rows_m1 + 1'b1 <= i_params || i_params + ParamRows <= i_ub;
   wire copy_read = st_q == SCopy && p_q != 4'd9 && !wr_pend_q;
   wire copy_take = copy_read && ub_grant_i;
   wire p_read    = direct_q && !wr_pend_q && (st_q == SRead || st_q == SBias || st_q == SMreq);
@@ -184,14 +187,14 @@ module tpu_lite_act #(
 
   always @(posedge clk_i) begin
     if (st_q == SIdle && start_i) begin
-      rows_m1_q <= instr_i[TPU_ACT_ROWS_LSB +: 16];
-      params_q  <= instr_i[TPU_ACT_PARAMS_LSB +: 16];
+      rows_m1_q <= instr_i[TPU_ACT_ROWS_LSB +: UbBits];
+      params_q  <= instr_i[TPU_ACT_PARAMS_LSB +: UbBits];
       pool_m1_q <= instr_i[TPU_ACT_POOL_LSB +: 4];
       zp_q      <= instr_i[TPU_ACT_ZP_LSB +: 8];
       relu_q    <= instr_i[TPU_ACT_RELU_LSB];
       row_acc_q <= instr_i[TPU_ACT_ACC_LSB +: 16];
       plane_q   <= instr_i[TPU_ACT_ACC_LSB +: 16];
-      r_q       <= 16'd0;
+      r_q       <= {UbBits{1'b0}};
       g_q       <= 4'd0;
       // the copy is needed only when the output rows meet the block
       direct_q  <= direct_now;
@@ -207,6 +210,7 @@ module tpu_lite_act #(
       acc_v_q <= acc_rdata_i[32*i_q +: 32];
       bias_q  <= p_word;
     end
+    // (two cycles after a start at the earliest: the requantization reads it the cycle after)
     if (st_q == SMult) mult_q <= p_word;
     // the value starts: the next one's place
     // the front entry moves up as its result comes; a new one goes behind the last
@@ -219,12 +223,12 @@ module tpu_lite_act #(
     if (rq_go) begin
       if (!last_plane) begin
         g_q     <= g_q + 4'd1;
-        plane_q <= plane_q + rows_m1_q + 16'd1;
+        plane_q <= plane_q + {{(16-UbBits){1'b0}}, rows_m1_q} + 16'd1;
       end else begin
         g_q     <= 4'd0;
         i_q     <= i_q + 1'b1;
         if (last_lane) begin
-          r_q       <= r_q + 16'd1;
+          r_q       <= r_q + 1'b1;
           row_acc_q <= row_acc_q + 16'd1;
           plane_q   <= row_acc_q + 16'd1;
         end else begin
@@ -258,10 +262,10 @@ module tpu_lite_act #(
   assign ub_req_o   = copy_read || wr_pend_q || p_read;
   assign ub_we_o    = wr_pend_q;
   assign ub_addr_o  = wr_pend_q ? wr_row_q[UbBits-1:0] :
-                      params_q[UbBits-1:0] + {{(UbBits-4){1'b0}}, copy_read ? p_q : {1'b0, p_row_at}};
+                      params_q + {{(UbBits-4){1'b0}}, copy_read ? p_q : {1'b0, p_row_at}};
   assign ub_wdata_o = wr_q;
 
-  wire unused = ^{wr_row_q[15:UbBits], params_q[15:UbBits], plane_q[15:AccBits]};
+  wire unused = ^{wr_row_q[15:UbBits], plane_q[15:AccBits]};
 endmodule
 
 `default_nettype wire

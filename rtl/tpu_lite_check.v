@@ -25,12 +25,17 @@ module tpu_lite_check #(
     output wire         busy_o,
     output wire         done_o,     // one cycle: err_o and ub_end_o are the result
     output wire [3:0]   err_o,
-    output wire [16:0]  ub_end_o,   // rhm, whm, mmc, act: one past the last UB row
-    output wire [16:0]  acc_end_o   // mmc, act: one past the last accumulator row
+    output wire [$clog2(UbRows):0]  ub_end_o,   // rhm, whm, mmc, act: one past the last UB row
+    output wire [$clog2(AccRows):0] acc_end_o   // mmc, act: one past the last accumulator row
 );
 `include "tpu_isa.vh"
-  localparam integer SW = 39;   // a sum: addr + 15 * tstride + 63 * stride + 64 < 2^37
   localparam [31:0] Dram32 = DramBytes;   // (up to 2^31: as 32 bits, unsigned)
+  localparam integer LogN = $clog2(ArraySize), LogUb = $clog2(UbRows), LogAcc = $clog2(AccRows),
+                     LogDram = $clog2(Dram32);
+  localparam integer LogMax = LogDram > LogUb ? (LogDram > LogAcc ? LogDram : LogAcc) : (LogUb > LogAcc ? LogUb : LogAcc);
+  // A sum's width: two bits above the largest limit (a sum compared is below 2^(SW-1) or
+  // has failed); what passes 2^SW sets a sticky flag instead (s_big_q; a's: a_big_q).
+  localparam integer SW = LogMax + 2;
   localparam [2:0] PSeg = 3'd0, PParams = 3'd1, PUb = 3'd2, PAcc = 3'd3, PDram = 3'd4, PNone = 3'd7;
 
   wire [127:0] in = instr_i;
@@ -220,13 +225,18 @@ module tpu_lite_check #(
   localparam [1:0] SIdle = 2'd0, SStep = 2'd1;
   reg [1:0]    st_q;
   reg [SW-1:0] s_q, a_q;
+  reg          s_big_q, a_big_q;   // the sum, a have passed 2^SW
   reg [15:0]   b_q;
   reg          cin_q, last_q;
   reg [3:0]    err_q;
   reg          done_q;
-  reg [16:0]   ub_end_q, acc_end_q;
+  reg [LogUb:0]  ub_end_q;
+  reg [LogAcc:0] acc_end_q;
 
-  wire [SW-1:0] sum      = s_q + (b_q[0] ? a_q : {SW{1'b0}}) + {{(SW-1){1'b0}}, cin_q};
+  wire [SW:0]   sum_c    = {1'b0, s_q} + {1'b0, b_q[0] ? a_q : {SW{1'b0}}} + {{SW{1'b0}}, cin_q};
+  wire [SW-1:0] sum      = sum_c[SW-1:0];
+  wire          sum_big  = s_big_q || (b_q[0] && a_big_q) || sum_c[SW];
+  wire [63:0]   t_a64    = {32'd0, t_a};
   wire          term_end = b_q[15:1] == 15'd0;   // b's last bit is added now
   // the phase's limit, a power of two (docs/config.md): the sum passes 2^k when it has a
   // bit at or above k other than exactly 2^k
@@ -238,8 +248,6 @@ module tpu_lite_check #(
       over  = |(v & above) || (v[k] && |(v & below));
     end
   endfunction
-  localparam integer LogN = $clog2(ArraySize), LogUb = $clog2(UbRows), LogAcc = $clog2(AccRows),
-                     LogDram = $clog2(Dram32);
   initial begin
     if ((1 << LogN) != ArraySize || (1 << LogUb) != UbRows || (1 << LogAcc) != AccRows ||
         (33'd1 << LogDram) != {1'b0, Dram32}) begin
@@ -256,6 +264,7 @@ module tpu_lite_check #(
       PAcc:           fail = over(sum, LogAcc);
       default:        fail = over(sum, LogDram);
     endcase
+    fail = fail || sum_big;
   end
   wire phase_end = st_q == SStep && term_end && last_q;
   wire [3:0] fail_code = phase_q == PSeg ? TPU_ERR_ILLEGAL : phase_q == PAcc ? TPU_ERR_ACC_RANGE :
@@ -293,8 +302,8 @@ module tpu_lite_check #(
           end
         end
         SStep: if (phase_end) begin
-          if (phase_q == PUb) ub_end_q <= sum[16:0];
-          if (phase_q == PAcc) acc_end_q <= sum[16:0];
+          if (phase_q == PUb) ub_end_q <= sum[LogUb:0];
+          if (phase_q == PAcc) acc_end_q <= sum[LogAcc:0];
           if (fail || after == PNone) begin
             err_q  <= fail ? fail_code : TPU_ERR_NONE;
             done_q <= 1'b1;
@@ -309,19 +318,27 @@ module tpu_lite_check #(
   // The sum and the term registers: a term's a shifts up and b down a bit a cycle; the
   // next term loads as the last bit of b is added (a phase's first at its start).
   always @(posedge clk_i) begin
-    if (st_q == SStep) s_q <= sum;
-    if ((st_q == SIdle && start_i) || phase_end) s_q <= {SW{1'b0}};
+    if (st_q == SStep) begin
+      s_q     <= sum;
+      s_big_q <= sum_big;
+    end
+    if ((st_q == SIdle && start_i) || phase_end) begin
+      s_q     <= {SW{1'b0}};
+      s_big_q <= 1'b0;
+    end
     if (load_first || (st_q == SStep && term_end)) begin   // (a phase's end: load_first)
       phase_q <= ld_phase;
       term_q  <= ld_term;
-      a_q     <= {{(SW-32){1'b0}}, t_a};
+      a_q     <= t_a64[SW-1:0];
+      a_big_q <= |(t_a64 >> SW);
       b_q     <= t_b;
       cin_q   <= t_cin;
       last_q  <= t_last;
     end else if (st_q == SStep) begin
-      a_q   <= a_q << 1;
-      b_q   <= b_q >> 1;
-      cin_q <= 1'b0;
+      a_q     <= a_q << 1;
+      a_big_q <= a_big_q || a_q[SW-1];
+      b_q     <= b_q >> 1;
+      cin_q   <= 1'b0;
     end
   end
 

@@ -108,11 +108,16 @@ module tpu_lite_front #(
   localparam [CntBits-1:0] Depth = WfifoDepth[CntBits-1:0];
   localparam integer NM1 = N - 1;
   localparam integer AddrBits = PcBits - 1;   // a device-memory byte's address
+  localparam integer AccBits  = $clog2(AccRows);
+  localparam integer UbE      = UbBits + 1;    // a row range's ends
+  localparam integer AccE     = AccBits + 1;
+  localparam [UbE-1:0] ParamRows = {{(UbE-4){1'b0}}, TPU_ACT_PARAM_ROWS};
 
   // ---- K: the instruction the fetch presents, after D's, checked while D's waits ---------------------
   wire         ck_done;
   wire [3:0]   ck_err;
-  wire [16:0]  ck_ub_end, ck_acc_end;
+  wire [UbE-1:0]  ck_ub_end;
+  wire [AccE-1:0] ck_acc_end;
   wire         ck_busy;
   // (K is the instruction the fetch presents, in its ring's read register: checked where
   // it is, taken when it moves to D; the fetch presents the next one the cycle after)
@@ -148,7 +153,8 @@ module tpu_lite_front #(
   reg  [PcBits-1:0] d_pc_q;
   reg  [3:0]   d_ferr_q;      // the fetch's fault at this PC
   reg  [3:0]   d_err_q;       // the check's result
-  reg  [16:0]  d_ub_end_q, d_acc_end_q;
+  reg  [UbE-1:0]  d_ub_end_q;
+  reg  [AccE-1:0] d_acc_end_q;
   wire [3:0]   op = d_q[3:0];
 
   // ---- the weight FIFO: the rule in program order, and the slots --------------------------------
@@ -181,17 +187,26 @@ module tpu_lite_front #(
   // ---- the compute unit's instructions: their rows ----------------------------------------------
   // the mmc reads UB [m_lo, m_hi); the act writes UB [a_lo, a_hi), reads its parameters
   // UB [p_lo, p_hi) and the accumulators [c_lo, c_hi)
-  reg  [16:0] m_lo_q, m_hi_q, a_lo_q, a_hi_q, p_lo_q, p_hi_q, c_lo_q, c_hi_q;
-  wire [16:0] ub17  = {1'b0, d_q[TPU_MMC_UB_LSB +: 16]};
-  wire [16:0] acc17 = {1'b0, d_q[TPU_MMC_ACC_LSB +: 16]};
-  function automatic overlap(input [16:0] alo, input [16:0] ahi, input [16:0] blo, input [16:0] bhi);
-    overlap = alo < bhi && blo < ahi;
+  // (rows of an instruction that passed its checks: below UbRows, AccRows, ends at most
+  // there, so UbBits + 1 and AccBits + 1 bits hold them)
+  reg  [UbE-1:0]  m_lo_q, m_hi_q, a_lo_q, a_hi_q, p_lo_q, p_hi_q;
+  reg  [AccE-1:0] c_lo_q, c_hi_q;
+  wire [UbE-1:0]  ub_lo  = {1'b0, d_q[TPU_MMC_UB_LSB +: UbBits]};
+  wire [AccE-1:0] acc_lo = {1'b0, d_q[TPU_MMC_ACC_LSB +: AccBits]};
+  wire [UbE-1:0]  par_lo = {1'b0, d_q[TPU_ACT_PARAMS_LSB +: UbBits]};
+  function automatic ub_overlap(input [UbE-1:0] alo, input [UbE-1:0] ahi, input [UbE-1:0] blo, input [UbE-1:0] bhi);
+    ub_overlap = alo < bhi && blo < ahi;
+  endfunction
+  function automatic acc_overlap(input [AccE-1:0] alo, input [AccE-1:0] ahi, input [AccE-1:0] blo, input [AccE-1:0] bhi);
+    acc_overlap = alo < bhi && blo < ahi;
   endfunction
   // an rhm writes rows one of them reads or the act writes; an mmc writes accumulator
   // rows the act reads, or reads rows it writes
-  wire rhm_hazard = (c_mbusy_i && overlap(ub17, d_ub_end_q, m_lo_q, m_hi_q)) ||
-                    (c_abusy_i && (overlap(ub17, d_ub_end_q, a_lo_q, a_hi_q) || overlap(ub17, d_ub_end_q, p_lo_q, p_hi_q)));
-  wire mmc_hazard = c_abusy_i && (overlap(acc17, d_acc_end_q, c_lo_q, c_hi_q) || overlap(ub17, d_ub_end_q, a_lo_q, a_hi_q));
+  wire rhm_hazard = (c_mbusy_i && ub_overlap(ub_lo, d_ub_end_q, m_lo_q, m_hi_q)) ||
+                    (c_abusy_i && (ub_overlap(ub_lo, d_ub_end_q, a_lo_q, a_hi_q) ||
+                                   ub_overlap(ub_lo, d_ub_end_q, p_lo_q, p_hi_q)));
+  wire mmc_hazard = c_abusy_i && (acc_overlap(acc_lo, d_acc_end_q, c_lo_q, c_hi_q) ||
+                                  ub_overlap(ub_lo, d_ub_end_q, a_lo_q, a_hi_q));
   wire c_busy     = c_mbusy_i || c_abusy_i;
 
   // ---- dispatch -------------------------------------------------------------------------------------
@@ -230,14 +245,17 @@ module tpu_lite_front #(
   wire [5:0]  rw_n  = d_q[TPU_RW_N_LSB +: 6];
   wire        d_rw  = op == TPU_OP_RW;
   wire [4:0]  rw_run_m1 = rw_run - 5'd1;
-  tpu_lite_gather #(.ArraySize(N), .DataBits(DataBits), .AddrBits(AddrBits)) u_gather (
+  wire [15:0] rw_k16 = {10'd0, rw_k};
+  wire [UbBits-1:0] rw_k_rows = rw_k16[UbBits-1:0];   // (k <= N - 1: checked)
+  localparam [UbBits-1:0] NM1r = NM1[UbBits-1:0];
+  tpu_lite_gather #(.ArraySize(N), .DataBits(DataBits), .AddrBits(AddrBits), .RowBits(UbBits)) u_gather (
       .clk_i,
       .rst_ni,
       .start_i(go_dma && op != TPU_OP_WHM),
       .tiles_m1_i(d_rw ? rw_run_m1[3:0] : 4'd0),
       .tstride_i(d_q[TPU_RW_TSTRIDE_LSB +: AddrBits]),
-      .rows_m1_i(d_rw ? NM1[15:0] : d_q[TPU_RHM_ROWS_LSB +: 16]),
-      .seg_rows_m1_i(d_rw ? {10'd0, rw_k} : d_q[TPU_RHM_ROWS_LSB +: 16]),
+      .rows_m1_i(d_rw ? NM1r : d_q[TPU_RHM_ROWS_LSB +: UbBits]),
+      .seg_rows_m1_i(d_rw ? rw_k_rows : d_q[TPU_RHM_ROWS_LSB +: UbBits]),
       .base_i(d_q[TPU_RHM_ADDR_LSB +: AddrBits]),
       .rstride_i(d_rw ? (rw_t ? 16'd1 : d_q[TPU_RW_STRIDE_LSB +: 16]) : d_q[TPU_RHM_STRIDE_LSB +: 16]),
       .segs_m1_i(d_rw ? (rw_t ? rw_n : 6'd0) : d_q[TPU_RHM_SEGS_LSB +: 6]),
@@ -371,15 +389,15 @@ module tpu_lite_front #(
     if (rhm_row && ub_grant_i) x_ub_q <= x_ub_q + 16'd1;
     if (wf_write) x_wrow_q <= g_row_last ? {NBits{1'b0}} : x_wrow_q + 1'b1;
     if (go_comp && op == TPU_OP_MMC) begin   // the compute unit's rows, for what comes after
-      m_lo_q <= ub17;
+      m_lo_q <= ub_lo;
       m_hi_q <= d_ub_end_q;
     end
     if (go_comp && op == TPU_OP_ACT) begin
-      a_lo_q <= ub17;
+      a_lo_q <= ub_lo;
       a_hi_q <= d_ub_end_q;
-      p_lo_q <= {1'b0, d_q[TPU_ACT_PARAMS_LSB +: 16]};
-      p_hi_q <= {1'b0, d_q[TPU_ACT_PARAMS_LSB +: 16]} + {13'd0, TPU_ACT_PARAM_ROWS};
-      c_lo_q <= acc17;
+      p_lo_q <= par_lo;
+      p_hi_q <= par_lo + ParamRows;
+      c_lo_q <= acc_lo;
       c_hi_q <= d_acc_end_q;
     end
   end
@@ -430,7 +448,7 @@ module tpu_lite_front #(
   assign wait_o         = ready && !d_bad && !go;
   assign dbg_busy_o     = {h_busy, g_busy};
 
-  wire unused = ^{halted_q, x_ub_q[15:UbBits], rw_run_m1[4]};
+  wire unused = ^{halted_q, x_ub_q[15:UbBits], rw_run_m1[4], rw_k16};
 endmodule
 
 `default_nettype wire

@@ -20,15 +20,16 @@
 module tpu_lite_gather #(
     parameter integer ArraySize = 4,
     parameter integer DataBits  = 32,
-    parameter integer AddrBits  = 16      // log2 of the device memory's bytes
+    parameter integer AddrBits  = 16,     // log2 of the device memory's bytes
+    parameter integer RowBits   = 16      // a tile's rows minus one (checked: below the unified buffer's)
 ) (
     input  wire                clk_i,
     input  wire                rst_ni,
     input  wire                start_i,
     input  wire [3:0]          tiles_m1_i,
     input  wire [AddrBits-1:0] tstride_i,       // between tiles' first rows
-    input  wire [15:0]         rows_m1_i,       // a tile's rows
-    input  wire [15:0]         seg_rows_m1_i,   // its rows 0 .. seg_rows_m1_i have segments
+    input  wire [RowBits-1:0]  rows_m1_i,       // a tile's rows
+    input  wire [RowBits-1:0]  seg_rows_m1_i,   // its rows 0 .. seg_rows_m1_i have segments
     input  wire [AddrBits-1:0] base_i,          // tile 0's row 0's first segment
     input  wire [15:0]         rstride_i,       // between rows' first segments
     input  wire [5:0]          segs_m1_i,
@@ -60,7 +61,8 @@ module tpu_lite_gather #(
     words_m1 = ({{(7-LaneBits){1'b0}}, low} + {1'b0, len_m1}) >> LaneBits;
   endfunction
 
-  reg  [15:0] rows_m1_q, seg_rows_m1_q, rstride_q, segstride_q;
+  reg  [RowBits-1:0] rows_m1_q, seg_rows_m1_q;
+  reg  [15:0] rstride_q, segstride_q;
   reg  [5:0]  segs_m1_q, seglen_m1_q;
   reg  [AddrBits-1:0] tstride_q;
   // the 16-bit strides at the addresses' width
@@ -74,7 +76,7 @@ module tpu_lite_gather #(
   // with segments to the next tile's first)
   reg         rq_on_q;
   reg  [3:0]  rq_t_q;
-  reg  [15:0] rq_r_q;
+  reg  [RowBits-1:0] rq_r_q;
   reg  [5:0]  rq_s_q;
   reg  [6:0]  rq_w_q;
   reg  [AddrBits-1:0] rq_tile_q, rq_row_q, rq_seg_q, rq_word_q;
@@ -96,7 +98,7 @@ module tpu_lite_gather #(
     end
     if (start_i) begin
       rq_t_q    <= 4'd0;
-      rq_r_q    <= 16'd0;
+      rq_r_q    <= {RowBits{1'b0}};
       rq_s_q    <= 6'd0;
       rq_w_q    <= 7'd0;
       rq_tile_q <= base_i;
@@ -115,14 +117,14 @@ module tpu_lite_gather #(
       end else if (!rq_last_r) begin
         rq_w_q    <= 7'd0;
         rq_s_q    <= 6'd0;
-        rq_r_q    <= rq_r_q + 16'd1;
+        rq_r_q    <= rq_r_q + 1'b1;
         rq_row_q  <= next_row;
         rq_seg_q  <= next_row;
         rq_word_q <= {next_row[AddrBits-1:LaneBits], {LaneBits{1'b0}}};
       end else begin
         rq_w_q    <= 7'd0;
         rq_s_q    <= 6'd0;
-        rq_r_q    <= 16'd0;
+        rq_r_q    <= {RowBits{1'b0}};
         rq_t_q    <= rq_t_q + 4'd1;
         rq_tile_q <= next_tile;
         rq_row_q  <= next_tile;
@@ -138,7 +140,7 @@ module tpu_lite_gather #(
   reg                out_last_q;
   reg  [3:0]         bt_t_q;
   reg  [LaneBits-1:0] bt_tile_low_q;
-  reg  [15:0]        bt_r_q;
+  reg  [RowBits-1:0] bt_r_q;
   reg  [5:0]         bt_s_q;
   reg  [6:0]         bt_w_q;
   reg  [LaneBits-1:0] bt_row_low_q, bt_seg_low_q;   // where row and segment start in their words
@@ -201,7 +203,7 @@ module tpu_lite_gather #(
       err_q        <= 1'b0;
       bt_t_q       <= 4'd0;
       bt_tile_low_q <= base_i[LaneBits-1:0];
-      bt_r_q       <= 16'd0;
+      bt_r_q       <= {RowBits{1'b0}};
       bt_s_q       <= 6'd0;
       bt_w_q       <= 7'd0;
       bt_row_low_q <= base_i[LaneBits-1:0];
@@ -225,7 +227,7 @@ module tpu_lite_gather #(
       end
       if (row_done) begin   // the next row starts (the next tile's first, after its last)
         row_q        <= {N*8{1'b0}};
-        bt_r_q       <= bt_last_r ? 16'd0 : bt_r_q + 16'd1;
+        bt_r_q       <= bt_last_r ? {RowBits{1'b0}} : bt_r_q + 1'b1;
         if (bt_last_r) begin
           bt_t_q        <= bt_t_q + 4'd1;
           bt_tile_low_q <= next_tile_low;

@@ -64,7 +64,7 @@ module tpu_lite_mmc #(
   // accumulate flag and accumulator row travel with it)
   localparam [1:0] SIdle = 2'd0, SLoad = 2'd1, SRows = 2'd2;
   reg [1:0]          st_q;
-  reg [15:0]         rows_m1_q, r_q;
+  reg [UbBits-1:0]   rows_m1_q, r_q;   // (a tile's rows: below UbRows, checked)
   reg [3:0]          tiles_left_q;
   reg [15:0]         ubstride_q, accstride_q;
   reg                sw_q, accumulate_q;
@@ -106,7 +106,7 @@ module tpu_lite_mmc #(
 
   always @(posedge clk_i) begin
     if (st_q == SIdle && start_i) begin
-      rows_m1_q    <= instr_i[TPU_MMC_ROWS_LSB +: 16];
+      rows_m1_q    <= instr_i[TPU_MMC_ROWS_LSB +: UbBits];
       tiles_left_q <= instr_i[TPU_MMC_TILES_LSB +: 4];
       ubstride_q   <= instr_i[TPU_MMC_UBSTRIDE_LSB +: 16];
       accstride_q  <= instr_i[TPU_MMC_ACCSTRIDE_LSB +: 16];
@@ -116,20 +116,20 @@ module tpu_lite_mmc #(
       acc_base_q   <= instr_i[TPU_MMC_ACC_LSB +: 16] + instr_i[TPU_MMC_ACCSTRIDE_LSB +: 16];
       ub_row_q     <= instr_i[TPU_MMC_UB_LSB +: 16];
       acc_row_q    <= instr_i[TPU_MMC_ACC_LSB +: 16];
-      r_q          <= 16'd0;
+      r_q          <= {UbBits{1'b0}};
       k_q          <= {NBits{1'b0}};
     end
     if (load_go) k_q <= k_q + 1'b1;
     if (enter) begin
       if (last_row) begin   // the next tile's rows (bases one stride on, for the tile after)
-        r_q          <= 16'd0;
+        r_q          <= {UbBits{1'b0}};
         tiles_left_q <= tiles_left_q - 4'd1;
         ub_row_q     <= ub_base_q;
         acc_row_q    <= acc_base_q;
         ub_base_q    <= ub_base_q + ubstride_q;
         acc_base_q   <= acc_base_q + accstride_q;
       end else begin
-        r_q       <= r_q + 16'd1;
+        r_q       <= r_q + 1'b1;
         ub_row_q  <= ub_row_q + 16'd1;
         acc_row_q <= acc_row_q + 16'd1;
       end

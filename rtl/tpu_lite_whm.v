@@ -43,7 +43,7 @@ module tpu_lite_whm #(
   localparam integer UbBits   = $clog2(UbRows);
 
   reg         on_q, err_q;
-  reg  [15:0] rows_m1_q, r_q, ub_q;
+  reg  [UbBits-1:0] rows_m1_q, r_q, ub_q;   // (rows below UbRows: checked)
   reg  [5:0]  groups_m1_q, g_q, len_m1_q;
   reg  [15:0] stride_q, gstride_q;
   reg  [AddrBits-1:0] row_addr_q, grp_addr_q;
@@ -74,15 +74,15 @@ module tpu_lite_whm #(
       on_q <= 1'b0;
     end
     if (start_i) begin
-      rows_m1_q   <= instr_i[TPU_WHM_ROWS_LSB +: 16];
+      rows_m1_q   <= instr_i[TPU_WHM_ROWS_LSB +: UbBits];
       groups_m1_q <= instr_i[TPU_WHM_GROUPS_LSB +: 6];
       len_m1_q    <= instr_i[TPU_WHM_LEN_LSB +: 6];
       stride_q    <= instr_i[TPU_WHM_STRIDE_LSB +: 16];
       gstride_q   <= instr_i[TPU_WHM_GSTRIDE_LSB +: 16];
-      ub_q        <= instr_i[TPU_WHM_UB_LSB +: 16];
+      ub_q        <= instr_i[TPU_WHM_UB_LSB +: UbBits];
       row_addr_q  <= instr_i[TPU_WHM_ADDR_LSB +: AddrBits];
       grp_addr_q  <= instr_i[TPU_WHM_ADDR_LSB +: AddrBits];
-      r_q         <= 16'd0;
+      r_q         <= {UbBits{1'b0}};
       g_q         <= 6'd0;
       rd_left_q   <= 1'b1;
       got_q       <= 1'b0;
@@ -91,12 +91,12 @@ module tpu_lite_whm #(
     end else begin
       got_q <= rd_fire;
       if (rd_fire) begin   // the next row's place
-        ub_q <= ub_q + 16'd1;
+        ub_q <= ub_q + 1'b1;
         if (!last_r) begin
-          r_q        <= r_q + 16'd1;
+          r_q        <= r_q + 1'b1;
           row_addr_q <= row_addr_q + stride_a;
         end else begin
-          r_q        <= 16'd0;
+          r_q        <= {UbBits{1'b0}};
           g_q        <= g_q + 6'd1;
           row_addr_q <= grp_addr_q + gstride_a;
           grp_addr_q <= grp_addr_q + gstride_a;
@@ -140,7 +140,7 @@ module tpu_lite_whm #(
   assign busy_o    = on_q;
   assign err_o     = err_q;
   assign ub_req_o  = read;
-  assign ub_addr_o = ub_q[UbBits-1:0];
+  assign ub_addr_o = ub_q;
   assign w_req_o   = have_q;
   wire [AddrBits+6:0] word_addr = {7'd0, wr_addr_q[AddrBits-1:LaneBits], {LaneBits{1'b0}}} +
                                   {{(AddrBits-LaneBits){1'b0}}, w_q, {LaneBits{1'b0}}};
@@ -149,7 +149,7 @@ module tpu_lite_whm #(
   assign w_strb_o  = wstrb;
   assign bytes_o   = w_last_go ? {1'b0, len_m1_q} + 7'd1 : 7'd0;
 
-  wire unused = ^{ub_q[15:UbBits], instr_i, stride64, gstride64, word_addr};
+  wire unused = ^{instr_i, stride64, gstride64, word_addr};
 endmodule
 
 `default_nettype wire
