@@ -58,7 +58,8 @@ module tpu_lite_core #(
   wire [3:0]  end_code;
   wire [PcBits-1:0] end_pc;
   reg  [3:0]  err_code_q;
-  reg  [31:0] pc_q, entry_q;
+  reg  [31:0] entry_q;
+  reg  [PcBits-1:0] pc_q;    // PC (the entry, then where the run ended), unless entry_far_q
   reg         entry_far_q;   // the entry leaves no instruction in device memory: the run faults there
   wire        cnt_rd, cnt_valid;
   wire [4:0]  cnt_index;
@@ -72,7 +73,7 @@ module tpu_lite_core #(
       .entry_o(entry),
       .state_i(run_state),
       .error_i(run_state == TPU_STATE_ERROR ? err_code_q : TPU_ERR_NONE),
-      .pc_i(pc_q),
+      .pc_i(entry_far_q ? entry_q : {{(32-PcBits){1'b0}}, pc_q}),
       .run_end_i(running && run_end),
       .cnt_rd_o(cnt_rd),
       .cnt_index_o(cnt_index),
@@ -96,15 +97,14 @@ module tpu_lite_core #(
       .scrub_o(scrub_go));
   localparam [31:0] LastInstr = DramBytes - 16;
   wire entry_far = {entry[31:4], 4'd0} > LastInstr;
-  wire [31:0] end_pc32 = entry_far_q ? entry_q : {{(32-PcBits){1'b0}}, end_pc};
   always @(posedge clk_i) begin
     if (begin_run) begin
       entry_q     <= {entry[31:4], 4'd0};
-      pc_q        <= {entry[31:4], 4'd0};
+      pc_q        <= {entry[PcBits-1:4], 4'd0};
       entry_far_q <= entry_far;
     end
     if (running && run_end) begin
-      pc_q       <= end_pc32;
+      pc_q       <= end_pc;
       err_code_q <= end_code;
     end
   end
@@ -319,6 +319,8 @@ module tpu_lite_core #(
   assign steps[StepBits*TPU_CNT_WEIGHT_SHIFT +: StepBits] = {StepBits{1'b0}};
   localparam [Counters-1:0] Single = (1 << TPU_CNT_CYCLES) | (1 << TPU_CNT_INSTRUCTIONS) | (1 << TPU_CNT_WEIGHT_TILES) |
                                      (1 << TPU_CNT_MATRIX_ACTIVE) | (1 << TPU_CNT_RAW_STALL) | (1 << TPU_CNT_DMA_WAIT);
+  // instructions a failed run retired: those before its fault (none when it began far)
+  wire [PcBits-1:0] run_instrs = entry_far_q ? {PcBits{1'b0}} : (end_pc - entry_q[PcBits-1:0]) >> 4;
   tpu_counters_ram #(.Counters(Counters), .StepBits(StepBits), .Zero(NoStalls), .OneBit(Single)) u_counters (
       .clk_i,
       .rst_ni      (rst_n),
@@ -326,7 +328,7 @@ module tpu_lite_core #(
       .counting_i  (running),
       .step_i      (steps),
       .load_i      (running && run_end && run_failed),
-      .load_value_i({32'd0, (end_pc32 - entry_q) >> 4}),
+      .load_value_i({{(64-PcBits){1'b0}}, run_instrs}),
       .rd_i        (cnt_rd),
       .rd_index_i  (cnt_index),
       .rd_valid_o  (cnt_valid),
