@@ -52,7 +52,7 @@ module tpu_lite_whm #(
   reg         rd_left_q;                // rows still to read
   reg         got_q;                    // a row read last cycle: its data is on the port
   reg         have_q;                   // row_q holds a row being written
-  reg  [N*8-1:0] row_q;
+  reg  [N*8-1:0] row_q;                 // (rotated: see below)
   reg  [AddrBits-1:0] wr_addr_q;        // that row's first byte
   reg  [6:0]  w_q;                      // its word being written
 
@@ -105,7 +105,7 @@ module tpu_lite_whm #(
         wr_addr_q <= row_addr_q;   // (taken into row_q with the data next cycle)
       end
       if (got_q) begin
-        row_q  <= ub_rdata_i;
+        row_q  <= rotated;
         have_q <= 1'b1;
         w_q    <= 7'd0;
       end else if (w_go) begin
@@ -117,23 +117,34 @@ module tpu_lite_whm #(
   end
 
   // The word w_q of the row's bytes: word byte k is row lane w * B + k - low, written
-  // when that lane is one of the row's first len (a byte multiplexer a byte: the row's
-  // len is at most N, so the lane's low bits pick it).
+  // when that lane is one of the row's first len. The row is kept rotated by low (lane j
+  // at byte j + low mod N), so that byte k of every word is byte w * B + k mod N of the
+  // register: no byte multiplexer per word (none at all when N = B).
+  wire [63:0]      low64 = {{(64-LaneBits){1'b0}}, wr_addr_q[LaneBits-1:0]};
+  wire [NBits-1:0] rot   = low64[NBits-1:0];   // (low mod N)
+  reg  [N*8-1:0]   rotated;
+  reg  [NBits-1:0] src;
+  integer j;
+  always @(*) begin
+    for (j = 0; j < N; j = j + 1) begin
+      src = j[NBits-1:0] - rot;
+      rotated[8*j +: 8] = ub_rdata_i[8*src +: 8];
+    end
+  end
   localparam integer OffBits = 7 + LaneBits + 1;
   wire [OffBits-1:0] to_lane = {1'b0, w_q, {LaneBits{1'b0}}} - {{(OffBits-LaneBits){1'b0}}, wr_addr_q[LaneBits-1:0]};
+  wire [6+LaneBits:0] word_base = {w_q, {LaneBits{1'b0}}};   // w * B
   reg [DataBits-1:0] wdata;
   reg [B-1:0]        wstrb;
   reg [OffBits-1:0]  lane;
+  reg [6+LaneBits:0] at;
   integer k;
   always @(*) begin
-    wdata = {DataBits{1'b0}};
-    wstrb = {B{1'b0}};
     for (k = 0; k < B; k = k + 1) begin
-      lane = to_lane + k[OffBits-1:0];   // (negative: before the row's first byte)
-      if (!lane[OffBits-1] && lane <= {{(OffBits-6){1'b0}}, len_m1_q}) begin
-        wstrb[k] = 1'b1;
-        wdata[8*k +: 8] = row_q[8*lane[NBits-1:0] +: 8];
-      end
+      lane     = to_lane + k[OffBits-1:0];   // (negative: before the row's first byte)
+      wstrb[k] = !lane[OffBits-1] && lane <= {{(OffBits-6){1'b0}}, len_m1_q};
+      at       = word_base + k[6+LaneBits:0];
+      wdata[8*k +: 8] = row_q[8*at[NBits-1:0] +: 8];
     end
   end
 
@@ -149,7 +160,7 @@ module tpu_lite_whm #(
   assign w_strb_o  = wstrb;
   assign bytes_o   = w_last_go ? {1'b0, len_m1_q} + 7'd1 : 7'd0;
 
-  wire unused = ^{instr_i, stride64, gstride64, word_addr};
+  wire unused = ^{instr_i, stride64, gstride64, word_addr, low64, at};
 endmodule
 
 `default_nettype wire
