@@ -22,9 +22,9 @@
 //                  instructions (docs/isa.md).
 // The first fault in program order ends the run: the DMA engine's and the compute
 // unit's faults (BUS_ERROR, WEIGHT_FIFO after an rw's tiles, ACT_PARAM) can come after
-// a younger instruction's, so the fault with the lowest PC is kept. Dispatch stops at
-// the first; the run ends once everything is idle (an mmc waiting for tiles that will
-// not come is dropped). PCs are PcBits wide (the fetch's: at most DramBytes).
+// a younger instruction's, so the oldest fault is kept (by order of dispatch). Dispatch
+// stops at the first; the run ends once everything is idle (an mmc waiting for tiles
+// that will not come is dropped). PCs are PcBits wide (the fetch's: at most DramBytes).
 `default_nettype none
 
 module tpu_lite_front #(
@@ -303,8 +303,14 @@ module tpu_lite_front #(
       .w_err_i,
       .bytes_o(write_bytes_o));
 
-  // ---- faults: the one with the lowest PC --------------------------------------------------------
+  // ---- faults: the oldest -------------------------------------------------------------------------
+  // Dispatch stops at the first fault, so what can fault after it is older: D's instruction
+  // is younger than the DMA engine's job and the compute unit's act (only those two fault
+  // after dispatch), and which of those two is older is noted as the second starts.
+  localparam [1:0] FD = 2'd0, FX = 2'd1, FC = 2'd2;
   reg        fault_q;
+  reg [1:0]  fsrc_q;             // whose fault is kept: D's, the DMA job's, the act's
+  reg        x_first_q;          // the DMA job is older than the act
   reg [3:0]  code_q;
   reg [PcBits-1:0] fpc_q;
   wire       x_done  = x_on_q && !x_busy && !go_dma;   // (the job's engine finished)
@@ -312,20 +318,21 @@ module tpu_lite_front #(
   wire [3:0] x_code  = x_kind_q == KWhm ? TPU_ERR_BUS_ERROR : g_err ? TPU_ERR_BUS_ERROR : TPU_ERR_WEIGHT_FIFO;
   wire       d_fault = d_fetch_bad || d_bad;
   wire [3:0] d_code  = d_fetch_bad ? d_ferr_q : d_err_q != TPU_ERR_NONE ? d_err_q : TPU_ERR_WEIGHT_FIFO;
-  // (at most one of them a cycle in practice; if several, the lowest PC first)
+  // (at most one of them a cycle in practice; if several, the oldest)
   reg        f_new;
+  reg [1:0]  f_src;
   reg [3:0]  f_code;
   reg [PcBits-1:0] f_pc;
   always @(*) begin
-    f_new = 1'b0; f_code = code_q; f_pc = fpc_q;
-    if (d_fault && (!fault_q || d_pc_q < fpc_q)) begin
-      f_new = 1'b1; f_code = d_code; f_pc = d_pc_q;
+    f_new = 1'b0; f_src = fsrc_q; f_code = code_q; f_pc = fpc_q;
+    if (d_fault && !fault_q) begin   // (D faults only before dispatch stops)
+      f_new = 1'b1; f_src = FD; f_code = d_code; f_pc = d_pc_q;
     end
-    if (x_fault && (!(fault_q || f_new) || x_pc_q < f_pc)) begin
-      f_new = 1'b1; f_code = x_code; f_pc = x_pc_q;
+    if (x_fault && (!(fault_q || f_new) || f_src == FD || (f_src == FC && x_first_q))) begin
+      f_new = 1'b1; f_src = FX; f_code = x_code; f_pc = x_pc_q;
     end
-    if (c_fault_i && (!(fault_q || f_new) || c_fault_pc_i < f_pc)) begin
-      f_new = 1'b1; f_code = TPU_ERR_ACT_PARAM; f_pc = c_fault_pc_i;
+    if (c_fault_i && (!(fault_q || f_new) || f_src == FD || (f_src == FX && !x_first_q))) begin
+      f_new = 1'b1; f_src = FC; f_code = TPU_ERR_ACT_PARAM; f_pc = c_fault_pc_i;
     end
   end
 
@@ -353,10 +360,14 @@ module tpu_lite_front #(
     end else begin
       if (f_new) begin
         fault_q <= 1'b1;
+        fsrc_q  <= f_src;
         code_q  <= f_code;
         fpc_q   <= f_pc;
         stop_q  <= 1'b1;
       end
+      // the job or act starting now is younger than the other if that one runs
+      if (go_dma) x_first_q <= !c_abusy_i;
+      if (go_comp && op == TPU_OP_ACT) x_first_q <= x_on_q;
       if (go_halt) begin
         halted_q <= 1'b1;
         stop_q   <= 1'b1;

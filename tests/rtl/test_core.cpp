@@ -318,6 +318,42 @@ TEMPLATE_TEST_CASE("a whm fetched with a bus error in one word writes nothing", 
   CHECK(d.match);
 }
 
+// Two faults in flight: the core reports the older instruction's even when the younger
+// one's comes first. An rw (bus error on its last tile) with a younger act that faults
+// on its shift row at once, beside it; and an act that copies its parameter block
+// before it finds the bad shift, with a younger one-tile rw whose first beat fails
+// meanwhile. (The lite core runs an act beside an rw; the full core's units overlap too.)
+TEMPLATE_TEST_CASE("the older of two faults in flight ends the run", "[rtl][core]", Vcore_n4, Vlite_icebreaker) {
+  const Config cfg = core_config<TestType>();
+  const int64_t n = cfg.array_size;
+  const int64_t tiles = std::min<int64_t>(4, cfg.wfifo_depth);
+  Instr rw, act, halt;
+  rw.op = Opcode::RW, rw.addr = 0x6000, rw.stride = n, rw.k = n, rw.n = n, rw.tiles = tiles, rw.tstride = 0x100;
+  act.op = Opcode::ACT, act.acc = 0, act.rows = 1, act.params = 10, act.pool = 1;
+  halt.op = Opcode::HALT;
+  for (const bool act_first : {false, true}) {
+    DYNAMIC_SECTION((act_first ? "the act first" : "the rw first")) {
+      act.ub = act_first ? 12 : 64;   // (12: its output row is in the block, which it copies first)
+      if (act_first) rw.tiles = 1;
+      std::vector<Instr> prog = {rhm_rows(n, 10, kActParamRows, 0x2000)};
+      if (act_first) prog.push_back(act), prog.push_back(rw);
+      else prog.push_back(rw), prog.push_back(act);
+      prog.push_back(halt);
+      DiffInput in;
+      in.dram.assign(cfg.dram_bytes, 0);
+      for (size_t i = 0; i < prog.size(); ++i) store_word(encode(prog[i]), &in.dram[16 * i]);
+      in.dram[0x2000 + act_shift_at(uint32_t(n), 0)] = 64;
+      const int64_t bad = act_first ? rw.addr : rw.addr + (rw.tiles - 1) * rw.tstride;
+      in.bus_errors.push_back({uint32_t(bad), uint32_t(bad + 4)});
+      in.entry = 0;
+      const DiffResult d = differential_run<TestType>(cfg, in, SimOptions{});
+      INFO(d.report);
+      CHECK(d.model.error == (act_first ? ErrorCode::ActParam : ErrorCode::BusError));
+      CHECK(d.match);
+    }
+  }
+}
+
 TEMPLATE_TEST_CASE("an act reloads its parameters after a write to them, and only then", "[rtl][core]",
                    Vcore_n4, Vcore_n16) {
   // The activation sequencer keeps the last parameter block it loaded and skips the
