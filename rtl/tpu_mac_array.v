@@ -12,14 +12,14 @@
 // blocks in their two-8x8 mode, two products a block: block (k, j) holds W[k][2j] and
 // W[k][2j + 1] in its B input register (held between writes) and takes x[k] in both
 // halves of its A register; its product registers are the second stage. With FreeDsp
-// = 1 the last block's two products are logic instead (the same registers), leaving an
-// SB_MAC16 for the lite core's requantization. Otherwise (and for Verilator) the same
-// stages in plain RTL.
+// = 1 the last block's two products come from tables in eight block RAMs instead
+// (tpu_nibble_mul; the same stages), leaving an SB_MAC16 for the lite core's
+// requantization. Otherwise (and for Verilator) the same stages in plain RTL.
 `default_nettype none
 
 module tpu_mac_array #(
     parameter integer ArraySize = 4,
-    parameter integer FreeDsp   = 0   // (TPU_ICE40_DSP) 1: the last two products in logic
+    parameter integer FreeDsp   = 0   // (TPU_ICE40_DSP) 1: the last two products from block RAM tables
 ) (
     input  wire                              clk_i,
     input  wire                              w_we_i,
@@ -42,20 +42,19 @@ module tpu_mac_array #(
     for (k = 0; k < N; k = k + 1) begin : g_row
       for (n = 0; n < N; n = n + 2) begin : g_mac
         if (FreeDsp != 0 && k == N - 1 && n == N - 2) begin : g_logic
-          // the block's registers and products as flip-flops and logic
-          reg [7:0]  x_q, w0_q, w1_q;
-          reg [15:0] p0_q, p1_q;
+          // the block's input registers as flip-flops; each product from four nibble
+          // products read from tables in block RAM (tpu_nibble_mul), whose read
+          // registers are the product registers
+          reg [7:0] x_q, w0_q, w1_q;
           always @(posedge clk_i) begin
             x_q <= x_i[8*k +: 8];
             if (w_we_i && w_row_i == k) begin
               w0_q <= w_i[8*n +: 8];
               w1_q <= w_i[8*(n+1) +: 8];
             end
-            p0_q <= $signed(x_q) * $signed(w0_q);
-            p1_q <= $signed(x_q) * $signed(w1_q);
           end
-          assign prod[16*(k*N+n)   +: 16] = p0_q;
-          assign prod[16*(k*N+n+1) +: 16] = p1_q;
+          tpu_nibble_mul u_p0 (.clk_i, .a_i(x_q), .b_i(w0_q), .p_o(prod[16*(k*N+n)   +: 16]));
+          tpu_nibble_mul u_p1 (.clk_i, .a_i(x_q), .b_i(w1_q), .p_o(prod[16*(k*N+n+1) +: 16]));
         end else begin : g_dsp
         wire [31:0] o;
         wire        unused_co, unused_accumco, unused_signextout;

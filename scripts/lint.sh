@@ -83,7 +83,8 @@ for case in "tpu_mul8x2 Top=0" "tpu_mul8x2 Top=1" "tpu_pe LogicProduct=1"; do
     hierarchy -check -top $top; proc; check -assert"
 done
 # The iCE40 forms (TPU_ICE40_DSP: SB_MAC16s, sim/models/SB_MAC16.v): the array without skew,
-# also with two products in logic (FreeDsp), and the lite core's requantization.
+# also with two products from block RAM tables (FreeDsp, tpu_nibble_mul), and the lite
+# core's requantization.
 for case in "tpu_mac_array FreeDsp=0" "tpu_mac_array FreeDsp=1" "tpu_lite_requant -"; do
   top=${case% *} opt=${case#* }
   gflag=() pflag=() chp=""
