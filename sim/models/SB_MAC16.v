@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// Lint stand-in for the iCE40 UltraPlus DSP block, in the two modes the RTL uses:
+// Lint stand-in for the iCE40 UltraPlus DSP block, in the modes the RTL uses:
 // tpu_mac_array's two signed 8x8 products (A[15:8] * B[15:8] on O[31:16], A[7:0] *
 // B[7:0] on O[15:0]) from the A and B input registers (AHOLD/BHOLD keep them) through
-// the product registers; tpu_lite_requant's unsigned 16x16 product of A and B through
-// the output register (PIPELINE_16x16_MULT_REG2). Other parameter values stop
-// elaboration. Synthesis uses the
-// real block; the iCE40 test simulates with Yosys's own model (tests/fpga/test_ice40_mac_array.sh).
+// the product registers, or (output select 1) those products plus C and D through the
+// output registers; tpu_lite_requant's unsigned 16x16 product of A and B through the
+// output register (PIPELINE_16x16_MULT_REG2). Other parameter values stop elaboration.
+// Synthesis uses the real block; the iCE40 tests simulate with Yosys's own model
+// (tests/fpga/test_ice40_mac_array.sh, test_ice40_requant.sh).
 `default_nettype none
 
 module SB_MAC16 #(
@@ -32,27 +33,33 @@ module SB_MAC16 #(
 `ifndef SYNTHESIS
   generate
     if (!(MODE_8x8 && A_REG && B_REG && TOP_8x8_MULT_REG && BOT_8x8_MULT_REG && A_SIGNED &&
-          B_SIGNED && TOPOUTPUT_SELECT == 2'd2 && BOTOUTPUT_SELECT == 2'd2 && !NEG_TRIGGER) &&
+          B_SIGNED && !NEG_TRIGGER &&
+          ((TOPOUTPUT_SELECT == 2'd2 && BOTOUTPUT_SELECT == 2'd2) ||
+           (TOPOUTPUT_SELECT == 2'd1 && BOTOUTPUT_SELECT == 2'd1 && TOPADDSUB_LOWERINPUT == 2'd1 &&
+            BOTADDSUB_LOWERINPUT == 2'd1 && TOPADDSUB_UPPERINPUT && BOTADDSUB_UPPERINPUT &&
+            TOPADDSUB_CARRYSELECT == 2'd0 && BOTADDSUB_CARRYSELECT == 2'd0))) &&
         !(!MODE_8x8 && !A_REG && !B_REG && !A_SIGNED && !B_SIGNED && PIPELINE_16x16_MULT_REG2 &&
           TOPOUTPUT_SELECT == 2'd3 && BOTOUTPUT_SELECT == 2'd3 && !NEG_TRIGGER)) begin : g_mode
       initial $fatal(1, "SB_MAC16 stand-in: only the registered signed 8x8 and unsigned 16x16 modes are modelled");
     end
   endgenerate
 `endif
-  reg [15:0] a_q, b_q, top_q, bot_q;
+  reg [15:0] a_q, b_q, top_q, bot_q, top_sum_q, bot_sum_q;
   reg [31:0] wide_q;
   always @(posedge CLK) begin
     if (CE && !AHOLD) a_q <= A;
     if (CE && !BHOLD) b_q <= B;
     if (CE) begin
-      top_q  <= $signed(a_q[15:8]) * $signed(b_q[15:8]);
-      bot_q  <= $signed(a_q[7:0]) * $signed(b_q[7:0]);
-      wide_q <= A * B;
+      top_q     <= $signed(a_q[15:8]) * $signed(b_q[15:8]);
+      bot_q     <= $signed(a_q[7:0]) * $signed(b_q[7:0]);
+      top_sum_q <= C + top_q;
+      bot_sum_q <= D + bot_q;
+      wide_q    <= A * B;
     end
   end
-  assign O = MODE_8x8 ? {top_q, bot_q} : wide_q;
+  assign O = !MODE_8x8 ? wide_q : TOPOUTPUT_SELECT == 2'd1 ? {top_sum_q, bot_sum_q} : {top_q, bot_q};
   assign {CO, ACCUMCO, SIGNEXTOUT} = 3'b000;
-  wire unused = ^{C, D, CHOLD, DHOLD, IRSTTOP, IRSTBOT, ORSTTOP, ORSTBOT, OLOADTOP, OLOADBOT,
+  wire unused = ^{CHOLD, DHOLD, IRSTTOP, IRSTBOT, ORSTTOP, ORSTBOT, OLOADTOP, OLOADBOT,
                   ADDSUBTOP, ADDSUBBOT, OHOLDTOP, OHOLDBOT, CI, ACCUMCI, SIGNEXTIN, C_REG, D_REG,
                   PIPELINE_16x16_MULT_REG1, PIPELINE_16x16_MULT_REG2, A_REG, B_REG, TOP_8x8_MULT_REG,
                   BOT_8x8_MULT_REG, A_SIGNED, B_SIGNED, TOPOUTPUT_SELECT, BOTOUTPUT_SELECT, TOPADDSUB_LOWERINPUT,
