@@ -39,7 +39,7 @@ module tpu_lite_requant (
   reg  [7:0]  fzp_q, bzp_q;
   reg  [2:0]  fq_q, bq_q;             // the window's upper chunk, 0-4
   reg  [3:0]  fr_q, br_q;             // the window's offset in its lower chunk
-  reg  [33:0] a_q;                    // the running sum, from the chunk leaving next up
+  wire [32:0] a_q;                    // the running sum, from the chunk leaving next up (below)
   reg  [15:0] wlo_q, whi_q;           // chunks q - 1 and q
   reg         above_q;                // a chunk above q is not zero
 
@@ -48,34 +48,47 @@ module tpu_lite_requant (
   tpu_sat_add32 u_bias (.a_i(acc_i), .b_i(bias_i), .sum_o(x_sum));
 
   // the multiplier: product k (asked in step k + 2) of the magnitudes' halves (0: low x
-  // low; 1: high x low; 2: low x high; 3: high x high)
+  // low; 1: high x low; 2: low x high; 3: high x high), registered; the sum adds it the
+  // cycle after to 0 (step 3), to the sum shifted down a chunk (4, 6) or to the sum (5)
   wire [1:0]  k     = st_q[2] ? 2'd1 : st_q[3] ? 2'd2 : st_q[4] ? 2'd3 : 2'd0;
   wire [15:0] mul_a = k[0] ? xm_q[31:16] : xm_q[15:0];
   wire [15:0] mul_b = k[1] ? mm_q[31:16] : mm_q[15:0];
-  wire [31:0] prod_q;   // (registered: the product of the operands a cycle earlier)
+  // step 3: product 0; 4: chunk 0 leaves, + product 1; 5: + product 2; 6: chunk 1
+  // leaves, + product 3; 7: chunks 2 and 3 are what is left (the sum stays below 2^33)
+  wire        shift = st_q[3] || st_q[5];
+  wire [31:0] addend = st_q[2] ? 32'd0 : shift ? {15'd0, a_q[32:16]} : a_q[31:0];
 `ifdef TPU_ICE40_DSP
-  // an SB_MAC16 as one unsigned 16 x 16 multiplier with its product register
-  wire unused_co, unused_accumco, unused_signextout;
+  // an SB_MAC16: the unsigned 16 x 16 product into its pipeline register, and its 32-bit
+  // adder (C and D the addend) into its output register: the sum, but its carry
+  wire [31:0] sum_lo;
+  wire        carry;
+  reg         carry_q;
+  wire        unused_accumco, unused_signextout;
   SB_MAC16 #(
       .MODE_8x8(1'b0), .A_SIGNED(1'b0), .B_SIGNED(1'b0), .PIPELINE_16x16_MULT_REG2(1'b1),
-      .TOPOUTPUT_SELECT(2'd3), .BOTOUTPUT_SELECT(2'd3)
+      .TOPOUTPUT_SELECT(2'd1), .BOTOUTPUT_SELECT(2'd1),
+      .TOPADDSUB_LOWERINPUT(2'd2), .BOTADDSUB_LOWERINPUT(2'd2),
+      .TOPADDSUB_UPPERINPUT(1'b1), .BOTADDSUB_UPPERINPUT(1'b1),
+      .TOPADDSUB_CARRYSELECT(2'd3), .BOTADDSUB_CARRYSELECT(2'd0)
   ) u_mul (
       .CLK(clk_i), .CE(1'b1),
-      .A(mul_a), .B(mul_b), .C(16'd0), .D(16'd0),
+      .A(mul_a), .B(mul_b), .C(addend[31:16]), .D(addend[15:0]),
       .AHOLD(1'b0), .BHOLD(1'b0), .CHOLD(1'b0), .DHOLD(1'b0),
       .IRSTTOP(1'b0), .IRSTBOT(1'b0), .ORSTTOP(1'b0), .ORSTBOT(1'b0),
       .OLOADTOP(1'b0), .OLOADBOT(1'b0), .ADDSUBTOP(1'b0), .ADDSUBBOT(1'b0),
       .OHOLDTOP(1'b0), .OHOLDBOT(1'b0), .CI(1'b0), .ACCUMCI(1'b0), .SIGNEXTIN(1'b0),
-      .O(prod_q), .CO(unused_co), .ACCUMCO(unused_accumco), .SIGNEXTOUT(unused_signextout));
+      .O(sum_lo), .CO(carry), .ACCUMCO(unused_accumco), .SIGNEXTOUT(unused_signextout));
+  always @(posedge clk_i) carry_q <= carry;
+  assign a_q = {carry_q, sum_lo};
 `else
-  reg  [31:0] prod_r;
-  always @(posedge clk_i) prod_r <= mul_a * mul_b;
-  assign prod_q = prod_r;
+  reg  [31:0] prod_q;
+  reg  [32:0] sum_q;
+  always @(posedge clk_i) begin
+    prod_q <= mul_a * mul_b;
+    sum_q  <= {1'b0, addend} + {1'b0, prod_q};
+  end
+  assign a_q = sum_q;
 `endif
-  // step 3: product 0; 4: chunk 0 leaves, + product 1; 5: + product 2; 6: chunk 1
-  // leaves, + product 3; 7: chunks 2 and 3 are what is left
-  wire        shift = st_q[3] || st_q[5];
-  wire [33:0] sum_a = (st_q[2] ? 34'd0 : shift ? {16'd0, a_q[33:16]} : a_q) + {2'd0, prod_q};
   always @(posedge clk_i) begin
     if (!rst_ni) st_q <= 8'd0;
     else         st_q <= {st_q[6:0], start_i};
@@ -100,7 +113,6 @@ module tpu_lite_requant (
       mm_q   <= mult_i[31] ? -mult_i : mult_i;
       fneg_q <= x_q[31] ^ mult_i[31];
     end
-    if (st_q[2] || st_q[3] || st_q[4] || st_q[5]) a_q <= sum_a;
     if (st_q[3]) begin   // the value's own copy from here on
       bneg_q  <= fneg_q;
       brelu_q <= frelu_q;
@@ -147,7 +159,6 @@ module tpu_lite_requant (
   assign ready_o = !(st_q[0] || st_q[1] || st_q[2]);   // (four cycles after the last start)
   assign q_o     = clamped;
 
-  wire unused = ^a_q[33:32];   // (P < 2^62: nothing reaches bit 64)
 endmodule
 
 `default_nettype wire

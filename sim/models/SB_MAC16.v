@@ -3,8 +3,9 @@
 // tpu_mac_array's two signed 8x8 products (A[15:8] * B[15:8] on O[31:16], A[7:0] *
 // B[7:0] on O[15:0]) from the A and B input registers (AHOLD/BHOLD keep them) through
 // the product registers, or (output select 1) those products plus C and D through the
-// output registers; tpu_lite_requant's unsigned 16x16 product of A and B through the
-// output register (PIPELINE_16x16_MULT_REG2). Other parameter values stop elaboration.
+// output registers; tpu_lite_requant's unsigned 16x16 product of A and B through its
+// register (PIPELINE_16x16_MULT_REG2) plus {C, D} through the output register, the
+// carry out on CO. Other parameter values stop elaboration.
 // Synthesis uses the real block; the iCE40 tests simulate with Yosys's own model
 // (tests/fpga/test_ice40_mac_array.sh, test_ice40_requant.sh).
 `default_nettype none
@@ -39,13 +40,16 @@ module SB_MAC16 #(
             BOTADDSUB_LOWERINPUT == 2'd1 && TOPADDSUB_UPPERINPUT && BOTADDSUB_UPPERINPUT &&
             TOPADDSUB_CARRYSELECT == 2'd0 && BOTADDSUB_CARRYSELECT == 2'd0))) &&
         !(!MODE_8x8 && !A_REG && !B_REG && !A_SIGNED && !B_SIGNED && PIPELINE_16x16_MULT_REG2 &&
-          TOPOUTPUT_SELECT == 2'd3 && BOTOUTPUT_SELECT == 2'd3 && !NEG_TRIGGER)) begin : g_mode
+          TOPOUTPUT_SELECT == 2'd1 && BOTOUTPUT_SELECT == 2'd1 && TOPADDSUB_LOWERINPUT == 2'd2 &&
+          BOTADDSUB_LOWERINPUT == 2'd2 && TOPADDSUB_UPPERINPUT && BOTADDSUB_UPPERINPUT &&
+          TOPADDSUB_CARRYSELECT == 2'd3 && BOTADDSUB_CARRYSELECT == 2'd0 && !NEG_TRIGGER)) begin : g_mode
       initial $fatal(1, "SB_MAC16 stand-in: only the registered signed 8x8 and unsigned 16x16 modes are modelled");
     end
   endgenerate
 `endif
   reg [15:0] a_q, b_q, top_q, bot_q, top_sum_q, bot_sum_q;
-  reg [31:0] wide_q;
+  reg [31:0] wide_q, wide_sum_q;
+  wire [32:0] wide_sum = {1'b0, C, D} + {1'b0, wide_q};
   always @(posedge CLK) begin
     if (CE && !AHOLD) a_q <= A;
     if (CE && !BHOLD) b_q <= B;
@@ -54,11 +58,13 @@ module SB_MAC16 #(
       bot_q     <= $signed(a_q[7:0]) * $signed(b_q[7:0]);
       top_sum_q <= C + top_q;
       bot_sum_q <= D + bot_q;
-      wide_q    <= A * B;
+      wide_q     <= A * B;
+      wide_sum_q <= wide_sum[31:0];
     end
   end
-  assign O = !MODE_8x8 ? wide_q : TOPOUTPUT_SELECT == 2'd1 ? {top_sum_q, bot_sum_q} : {top_q, bot_q};
-  assign {CO, ACCUMCO, SIGNEXTOUT} = 3'b000;
+  assign O = !MODE_8x8 ? wide_sum_q : TOPOUTPUT_SELECT == 2'd1 ? {top_sum_q, bot_sum_q} : {top_q, bot_q};
+  assign CO = !MODE_8x8 && wide_sum[32];
+  assign {ACCUMCO, SIGNEXTOUT} = 2'b00;
   wire unused = ^{CHOLD, DHOLD, IRSTTOP, IRSTBOT, ORSTTOP, ORSTBOT, OLOADTOP, OLOADBOT,
                   ADDSUBTOP, ADDSUBBOT, OHOLDTOP, OHOLDBOT, CI, ACCUMCI, SIGNEXTIN, C_REG, D_REG,
                   PIPELINE_16x16_MULT_REG1, PIPELINE_16x16_MULT_REG2, A_REG, B_REG, TOP_8x8_MULT_REG,
