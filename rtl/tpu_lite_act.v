@@ -65,7 +65,7 @@ module tpu_lite_act #(
   reg [NBits-1:0]    i_q;                 // the lane
   reg [N*8-1:0]      shifts_q, wr_q;
   reg [N*8-9:0]      out_q;               // the row's lanes but the last, as their results come
-  reg [31:0]         acc_v_q, bias_q, mult_q;
+  reg [31:0]         x_q, mult_q;        // the value's sat(acc + bias), its multiplier
   reg [7:0]          best_q;
   reg                fault_q;
   // the value being requantized: its lane, whether it is its lane's last plane, its row's
@@ -127,14 +127,17 @@ module tpu_lite_act #(
     for (l = 0; l < N; l = l + 1) shift_bad = shift_bad | |ub_rdata_i[8*l+6 +: 2];
   end
 
+  // the value: its accumulator plus its bias, saturated (both arrive in SBias)
+  wire [31:0] x_sum;
+  tpu_sat_add32 u_bias (.a_i(acc_rdata_i[32*i_q +: 32]), .b_i(p_word), .sum_o(x_sum));
   wire       rq_done;
   wire [7:0] rq_q;
   tpu_lite_requant u_requant (
       .clk_i,
       .rst_ni,
       .start_i(rq_go),
-      .acc_i(acc_v_q),
-      .bias_i(bias_q),
+      .acc_i(x_q),                      // (its bias added here: none there)
+      .bias_i(32'd0),
       .mult_i(mult_q),
       .shift_i(shifts_q[8*i_q +: 6]),   // (i_q: the value starting)
       .zp_i(zp_q),
@@ -206,11 +209,9 @@ module tpu_lite_act #(
     if (copy_take) p_q <= p_q + 4'd1;
     if (st_q == SCopy) shifts_q <= ub_rdata_i;   // (the last row copied: the shifts)
     // lane i_q, plane g_q: its accumulator and bias arrive in SBias, the multiplier in SMult
-    if (st_q == SBias) begin
-      acc_v_q <= acc_rdata_i[32*i_q +: 32];
-      bias_q  <= p_word;
-    end
-    // (two cycles after a start at the earliest: the requantization reads it the cycle after)
+    if (st_q == SBias) x_q <= x_sum;
+    // (x_q and mult_q change two cycles after a start at the earliest: the requantization
+    // reads them the cycle after)
     if (st_q == SMult) mult_q <= p_word;
     // the value starts: the next one's place
     // the front entry moves up as its result comes; a new one goes behind the last

@@ -14,10 +14,10 @@
 module tpu_lite_requant (
     input  wire        clk_i,
     input  wire        rst_ni,
-    input  wire        start_i,   // the operands are sampled now (mult_i the cycle after)
-    input  wire [31:0] acc_i,
+    input  wire        start_i,   // shift_i, zp_i and relu_i are sampled now, acc_i, bias_i and
+    input  wire [31:0] acc_i,     // mult_i the cycle after (held: their magnitudes are taken then)
     input  wire [31:0] bias_i,
-    input  wire [31:0] mult_i,    // (held a cycle after start_i: its magnitude is taken then)
+    input  wire [31:0] mult_i,
     input  wire [5:0]  shift_i,
     input  wire [7:0]  zp_i,
     input  wire        relu_i,
@@ -34,7 +34,7 @@ module tpu_lite_requant (
   // one's result is read; so its shift, zero point and sign travel in two copies, the
   // front one (from its start, for its first chunk) and the back one (from step 4 on).
   reg  [7:0]  st_q;
-  reg  [31:0] x_q, xm_q, mm_q;        // x = sat(acc + bias); the magnitudes of x and m
+  reg  [31:0] xm_q, mm_q;             // the magnitudes of x = sat(acc + bias) and m
   reg         fneg_q, frelu_q, bneg_q, brelu_q;
   reg  [7:0]  fzp_q, bzp_q;
   reg  [2:0]  fq_q, bq_q;             // the window's upper chunk, 0-4
@@ -102,16 +102,15 @@ module tpu_lite_requant (
   wire [2:0]  c_lo  = st_q[3] ? 3'd0 : st_q[5] ? 3'd1 : 3'd2;
   always @(posedge clk_i) begin
     if (start_i) begin
-      x_q     <= x_sum;
       fzp_q   <= zp_i;
       frelu_q <= relu_i;
       fq_q    <= e16[6:4];
       fr_q    <= e16[3:0];
     end
     if (st_q[0]) begin
-      xm_q   <= x_q[31] ? -x_q : x_q;      // (|-2^31| = 2^31 fits unsigned)
+      xm_q   <= x_sum[31] ? -x_sum : x_sum;   // (|-2^31| = 2^31 fits unsigned)
       mm_q   <= mult_i[31] ? -mult_i : mult_i;
-      fneg_q <= x_q[31] ^ mult_i[31];
+      fneg_q <= x_sum[31] ^ mult_i[31];
     end
     if (st_q[3]) begin   // the value's own copy from here on
       bneg_q  <= fneg_q;

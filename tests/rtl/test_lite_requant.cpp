@@ -20,17 +20,16 @@ using namespace tessera::rtl;
 namespace {
 
 void run_cases(const std::vector<test::RequantCase>& cases) {
-  // the start and seven steps; every operand is sampled at the start but the multiplier,
-  // which is read once more the cycle after (here that cycle, then seven counted)
+  // the start and seven steps; shift, zero point and ReLU are sampled at the start, the
+  // accumulator, bias and multiplier the cycle after (here that cycle, then seven counted)
   test::run_one_at_a_time<Vtpu_lite_requant>(
       cases, [](const test::RequantCase&) { return 7; },
       [](Vtpu_lite_requant& dut, const test::RequantCase& c) {
-        dut.acc_i = dut.bias_i = 0xdeadbeef;
         dut.shift_i = 17;
         dut.zp_i = 0x55;
         dut.relu_i = !c.relu;
         tick(dut);
-        dut.mult_i = 0xdeadbeef;
+        dut.acc_i = dut.bias_i = dut.mult_i = 0xdeadbeef;
       });
 }
 
