@@ -46,6 +46,14 @@ module tpu_uart_bridge #(
   localparam [7:0] StOk = 8'd0, StChecksum = 8'd1, StCommand = 8'd2, StRange = 8'd3, StBus = 8'd4;
   localparam integer PayBits = $clog2(MaxPayload);  // a buffer index
   localparam integer TimeBits = $clog2(TimeoutCycles + 1);
+  localparam integer MemBits  = $clog2(MemBytes);
+  localparam [MemBits:0] MemEnd = {1'b1, {MemBits{1'b0}}};   // MemBytes
+  initial begin
+    if (MemBits > 30 || (1 << MemBits) != MemBytes || MaxPayload > 65535) begin
+      $display("tpu_uart_bridge: MemBytes a power of two up to 2^30, MaxPayload below 2^16");
+      $finish;
+    end
+  end
 
   localparam [3:0] SSync = 4'd0, SHdr = 4'd1, SPay = 4'd2, SSum = 4'd3, SExec = 4'd4, SCsrRd = 4'd5,
                    SCsrWr = 4'd6, SCsrB = 4'd7, SMemWr = 4'd8, SReply = 4'd9, SMemRd = 4'd10,
@@ -73,8 +81,14 @@ module tpu_uart_bridge #(
 
   wire receiving = state_q == SHdr || state_q == SPay || state_q == SSum;
   wire is_mem    = cmd_q == CmdMemRead || cmd_q == CmdMemWrite;
-  wire [32:0] mem_end = {1'b0, addr_q} + {17'd0, len_q};
-  wire range_ok  = len_q != 16'd0 && len_q <= MaxPayload[15:0] && mem_end <= {1'b0, MemBytes[31:0]};
+  // addr + len <= MemBytes (a power of two, 2^MemBits): addr's bits from MemBits up are
+  // zero, and its low bits plus len do not pass it
+  wire [63:0]      addr64  = {32'd0, addr_q};
+  wire [63:0]      len64   = {48'd0, len_q};
+  wire [MemBits:0] mem_end = {1'b0, addr_q[MemBits-1:0]} + len64[MemBits:0];
+  wire range_ok  = len_q != 16'd0 && len_q <= MaxPayload[15:0] && (addr64 >> MemBits) == 64'd0 &&
+                   mem_end <= MemEnd;
+  wire unused_len = ^len64[63:MemBits+1];
   wire known_cmd = cmd_q == CmdCsrRead || cmd_q == CmdCsrWrite || is_mem;
   wire out_fire  = out_valid_o && out_ready_i;
   // (from registers, in SExec: the address's add and compare stay out of the byte's path)

@@ -218,7 +218,16 @@ TEST_CASE("bad frames get an error reply and change nothing", "[rtl][uart]") {
   r = b.transact(uart::mem_read_request(0, 65), 65);  // above MaxPayload (64 in this build)
   REQUIRE(r);
   CHECK(r->status == uart::Status::Range);
+  for (const uint32_t addr : {0x1000u, 0x10000u, 0x80000000u, 0x80000ff0u}) {  // address bits past memory
+    INFO("addr " << addr);
+    r = b.transact(uart::mem_write_request(addr, std::vector<uint8_t>(4, 1)), 0);
+    REQUIRE(r);
+    CHECK(r->status == uart::Status::Range);
+  }
   CHECK(b.mem == before);
+  r = b.transact(uart::mem_read_request(4096 - 64, 64), 64);  // up to the last byte: fine
+  REQUIRE(r);
+  CHECK(r->status == uart::Status::Ok);
 }
 
 TEST_CASE("a frame cut short is dropped after the timeout and the link recovers", "[rtl][uart]") {
