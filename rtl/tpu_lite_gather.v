@@ -63,7 +63,14 @@ module tpu_lite_gather #(
 
   reg  [RowBits-1:0] rows_m1_q, seg_rows_m1_q;
   reg  [15:0] rstride_q, segstride_q;
-  reg  [5:0]  segs_m1_q, seglen_m1_q;
+  // (the checks keep segs and seglen at most N, and their product too: so a segment's
+  // words are at most MaxWords, its lanes below N; the narrow registers, widened below)
+  localparam integer NBits    = $clog2(N);
+  localparam integer MaxWords = (B - 1 + N - 1) / B + 1;
+  localparam integer WBits    = MaxWords > 1 ? $clog2(MaxWords) : 1;
+  reg  [NBits-1:0] segs_m1_r, seglen_m1_r;
+  wire [5:0]  segs_m1_q   = {{(6-NBits){1'b0}}, segs_m1_r};
+  wire [5:0]  seglen_m1_q = {{(6-NBits){1'b0}}, seglen_m1_r};
   reg  [AddrBits-1:0] tstride_q;
   // the 16-bit strides at the addresses' width
   wire [63:0] rstride64 = {48'd0, rstride_q}, segstride64 = {48'd0, segstride_q};
@@ -77,8 +84,10 @@ module tpu_lite_gather #(
   reg         rq_on_q;
   reg  [3:0]  rq_t_q;
   reg  [RowBits-1:0] rq_r_q;
-  reg  [5:0]  rq_s_q;
-  reg  [6:0]  rq_w_q;
+  reg  [NBits-1:0] rq_s_r;
+  reg  [WBits-1:0] rq_w_r;
+  wire [5:0]  rq_s_q = {{(6-NBits){1'b0}}, rq_s_r};
+  wire [6:0]  rq_w_q = {{(7-WBits){1'b0}}, rq_w_r};
   reg  [AddrBits-1:0] rq_tile_q, rq_row_q, rq_seg_q, rq_word_q;
   reg  [3:0]  tiles_m1_q;
   wire        rq_last_w   = rq_w_q == words_m1(rq_seg_q[LaneBits-1:0], seglen_m1_q);
@@ -99,31 +108,31 @@ module tpu_lite_gather #(
     if (start_i) begin
       rq_t_q    <= 4'd0;
       rq_r_q    <= {RowBits{1'b0}};
-      rq_s_q    <= 6'd0;
-      rq_w_q    <= 7'd0;
+      rq_s_r    <= {NBits{1'b0}};
+      rq_w_r    <= {WBits{1'b0}};
       rq_tile_q <= base_i;
       rq_row_q  <= base_i;
       rq_seg_q  <= base_i;
       rq_word_q <= {base_i[AddrBits-1:LaneBits], {LaneBits{1'b0}}};
     end else if (rq_step) begin
       if (!rq_last_w) begin
-        rq_w_q    <= rq_w_q + 7'd1;
+        rq_w_r    <= rq_w_r + 1'b1;
         rq_word_q <= rq_word_q + WordStep;
       end else if (!rq_last_s) begin
-        rq_w_q    <= 7'd0;
-        rq_s_q    <= rq_s_q + 6'd1;
+        rq_w_r    <= {WBits{1'b0}};
+        rq_s_r    <= rq_s_r + 1'b1;
         rq_seg_q  <= next_seg;
         rq_word_q <= {next_seg[AddrBits-1:LaneBits], {LaneBits{1'b0}}};
       end else if (!rq_last_r) begin
-        rq_w_q    <= 7'd0;
-        rq_s_q    <= 6'd0;
+        rq_w_r    <= {WBits{1'b0}};
+        rq_s_r    <= {NBits{1'b0}};
         rq_r_q    <= rq_r_q + 1'b1;
         rq_row_q  <= next_row;
         rq_seg_q  <= next_row;
         rq_word_q <= {next_row[AddrBits-1:LaneBits], {LaneBits{1'b0}}};
       end else begin
-        rq_w_q    <= 7'd0;
-        rq_s_q    <= 6'd0;
+        rq_w_r    <= {WBits{1'b0}};
+        rq_s_r    <= {NBits{1'b0}};
         rq_r_q    <= {RowBits{1'b0}};
         rq_t_q    <= rq_t_q + 4'd1;
         rq_tile_q <= next_tile;
@@ -141,10 +150,13 @@ module tpu_lite_gather #(
   reg  [3:0]         bt_t_q;
   reg  [LaneBits-1:0] bt_tile_low_q;
   reg  [RowBits-1:0] bt_r_q;
-  reg  [5:0]         bt_s_q;
-  reg  [6:0]         bt_w_q;
+  reg  [NBits-1:0]   bt_s_r;
+  reg  [WBits-1:0]   bt_w_r;
+  wire [5:0]         bt_s_q = {{(6-NBits){1'b0}}, bt_s_r};
+  wire [6:0]         bt_w_q = {{(7-WBits){1'b0}}, bt_w_r};
   reg  [LaneBits-1:0] bt_row_low_q, bt_seg_low_q;   // where row and segment start in their words
-  reg  [6:0]         bt_lane_q;                      // the segment's first lane
+  reg  [NBits:0]     bt_lane_r;                      // the segment's first lane (at most N)
+  wire [6:0]         bt_lane_q = {{(6-NBits){1'b0}}, bt_lane_r};
   reg  [N*8-1:0]     row_q;
   wire               bt_has_segs = bt_r_q <= seg_rows_m1_q;
   wire               bt_last_w   = bt_w_q == words_m1(bt_seg_low_q, seglen_m1_q);
@@ -204,24 +216,24 @@ module tpu_lite_gather #(
       bt_t_q       <= 4'd0;
       bt_tile_low_q <= base_i[LaneBits-1:0];
       bt_r_q       <= {RowBits{1'b0}};
-      bt_s_q       <= 6'd0;
-      bt_w_q       <= 7'd0;
+      bt_s_r       <= {NBits{1'b0}};
+      bt_w_r       <= {WBits{1'b0}};
       bt_row_low_q <= base_i[LaneBits-1:0];
       bt_seg_low_q <= base_i[LaneBits-1:0];
-      bt_lane_q    <= 7'd0;
+      bt_lane_r    <= {(NBits+1){1'b0}};
       row_q        <= {N*8{1'b0}};
     end else begin
       if (take_beat) begin
         row_q <= placed;
         if (beat_err_i) err_q <= 1'b1;
         if (!bt_last_w) begin
-          bt_w_q <= bt_w_q + 7'd1;
+          bt_w_r <= bt_w_r + 1'b1;
         end else begin
-          bt_w_q <= 7'd0;
+          bt_w_r <= {WBits{1'b0}};
           if (!bt_last_s) begin
-            bt_s_q       <= bt_s_q + 6'd1;
+            bt_s_r       <= bt_s_r + 1'b1;
             bt_seg_low_q <= next_seg_low;
-            bt_lane_q    <= bt_lane_q + {1'b0, seglen_m1_q} + 7'd1;
+            bt_lane_r    <= bt_lane_r + {1'b0, seglen_m1_r} + 1'b1;
           end
         end
       end
@@ -232,8 +244,8 @@ module tpu_lite_gather #(
           bt_t_q        <= bt_t_q + 4'd1;
           bt_tile_low_q <= next_tile_low;
         end
-        bt_s_q       <= 6'd0;
-        bt_lane_q    <= 7'd0;
+        bt_s_r       <= {NBits{1'b0}};
+        bt_lane_r    <= {(NBits+1){1'b0}};
         bt_row_low_q <= next_row_low;
         bt_seg_low_q <= next_row_low;
       end
@@ -247,9 +259,9 @@ module tpu_lite_gather #(
       rows_m1_q     <= rows_m1_i;
       seg_rows_m1_q <= seg_rows_m1_i;
       rstride_q     <= rstride_i;
-      segs_m1_q     <= segs_m1_i;
+      segs_m1_r     <= segs_m1_i[NBits-1:0];
       segstride_q   <= segstride_i;
-      seglen_m1_q   <= seglen_m1_i;
+      seglen_m1_r   <= seglen_m1_i[NBits-1:0];
     end
   end
 
@@ -263,7 +275,7 @@ module tpu_lite_gather #(
   assign err_o       = err_q;
   assign bytes_o     = seg_done ? {1'b0, seglen_m1_q} + 7'd1 : 7'd0;
 
-  wire unused = ^{rq_row_q[LaneBits-1:0], rstride64, segstride64};
+  wire unused = ^{rq_row_q[LaneBits-1:0], rstride64, segstride64, segs_m1_i[5:NBits], seglen_m1_i[5:NBits]};
 endmodule
 
 `default_nettype wire

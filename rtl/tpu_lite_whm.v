@@ -44,7 +44,13 @@ module tpu_lite_whm #(
 
   reg         on_q, err_q;
   reg  [UbBits-1:0] rows_m1_q, r_q, ub_q;   // (rows below UbRows: checked)
-  reg  [5:0]  groups_m1_q, g_q, len_m1_q;
+  reg  [5:0]  groups_m1_q, g_q;
+  // (a row's len is at most N, checked: its words at most MaxWords)
+  localparam integer MaxWords = (B - 1 + N - 1) / B + 1;
+  localparam integer WBits    = MaxWords > 1 ? $clog2(MaxWords) : 1;
+  reg  [NBits-1:0] len_m1_r;
+  reg  [WBits-1:0] w_r;
+  wire [5:0]  len_m1_q = {{(6-NBits){1'b0}}, len_m1_r};
   reg  [15:0] stride_q, gstride_q;
   reg  [AddrBits-1:0] row_addr_q, grp_addr_q;
   wire [63:0] stride64 = {48'd0, stride_q}, gstride64 = {48'd0, gstride_q};
@@ -54,7 +60,7 @@ module tpu_lite_whm #(
   reg         have_q;                   // row_q holds a row being written
   reg  [N*8-1:0] row_q;                 // (rotated: see below)
   reg  [AddrBits-1:0] wr_addr_q;        // that row's first byte
-  reg  [6:0]  w_q;                      // its word being written
+  wire [6:0]  w_q = {{(7-WBits){1'b0}}, w_r};   // its word being written
 
   wire last_r    = r_q == rows_m1_q;
   wire last_g    = g_q == groups_m1_q;
@@ -76,7 +82,7 @@ module tpu_lite_whm #(
     if (start_i) begin
       rows_m1_q   <= instr_i[TPU_WHM_ROWS_LSB +: UbBits];
       groups_m1_q <= instr_i[TPU_WHM_GROUPS_LSB +: 6];
-      len_m1_q    <= instr_i[TPU_WHM_LEN_LSB +: 6];
+      len_m1_r    <= instr_i[TPU_WHM_LEN_LSB +: NBits];
       stride_q    <= instr_i[TPU_WHM_STRIDE_LSB +: 16];
       gstride_q   <= instr_i[TPU_WHM_GSTRIDE_LSB +: 16];
       ub_q        <= instr_i[TPU_WHM_UB_LSB +: UbBits];
@@ -107,10 +113,10 @@ module tpu_lite_whm #(
       if (got_q) begin
         row_q  <= rotated;
         have_q <= 1'b1;
-        w_q    <= 7'd0;
+        w_r    <= {WBits{1'b0}};
       end else if (w_go) begin
         if (w_last) have_q <= 1'b0;
-        else w_q <= w_q + 7'd1;
+        else w_r <= w_r + 1'b1;
       end
       if (w_err_i) err_q <= 1'b1;
     end
