@@ -8,7 +8,8 @@
 // counter's pending sum with that cycle's step (the sum starts again from zero) and
 // adds it to the stored value, low chunk first, carrying between chunks. A pending sum waits at most
 // one sweep (4 * Counters cycles), so it needs StepBits + log2(4 * Counters) bits
-// (log2(4 * Counters + 1) for a counter of single events).
+// (log2(4 * Counters + 1) for a counter of single events; a counter of single events
+// that each count 2^OneShift, Scaled, keeps the count of events, shifted as it is added).
 //
 // A clear or a load marks the counter; its next visit writes zero or the loaded value
 // instead of the stored one (a clear: every counter in one cycle). A read waits for the
@@ -21,18 +22,22 @@ module tpu_counters_ram #(
     parameter integer Counters = 11,
     parameter integer StepBits = 16,  // the widest step an event adds in a cycle
     parameter [Counters-1:0] Zero = {Counters{1'b0}},  // counters a core never moves
-    parameter [Counters-1:0] OneBit = {Counters{1'b0}} // counters whose step is 0 or 1 (bit 0 of theirs)
+    parameter [Counters-1:0] OneBit = {Counters{1'b0}}, // counters whose step is 0 or 1 (bit 0 of theirs)
+    parameter [Counters-1:0] Scaled = {Counters{1'b0}}, // (of those) counters whose event counts 2^OneShift
+    parameter integer OneShift = 0
 ) (
     `TPU_COUNTER_PORTS
 );
 `include "tpu_isa.vh"
-  localparam integer Sweep   = 4 * Counters;
-  localparam integer PendBits = StepBits + $clog2(Sweep);
+  localparam integer Sweep    = 4 * Counters;
   localparam integer OneBits  = $clog2(Sweep + 1);  // (a single event's counter)
+  localparam integer WideBits = StepBits + $clog2(Sweep);
+  localparam integer PendBits = (Scaled != 0 && OneBits + OneShift > WideBits) ? OneBits + OneShift : WideBits;
   localparam integer CBits   = $clog2(Counters);
   initial begin
-    if (Counters != TPU_COUNTERS || PendBits > 64) begin
-      $display("tpu_counters_ram: Counters must be TPU_COUNTERS (tpu_isa.vh), StepBits at most %0d", 64 - $clog2(Sweep));
+    if (Counters != TPU_COUNTERS || PendBits > 64 || (Scaled & ~OneBit) != 0) begin
+      $display("tpu_counters_ram: Counters must be TPU_COUNTERS (tpu_isa.vh), StepBits at most %0d, Scaled counters OneBit",
+               64 - $clog2(Sweep));
       $finish;
     end
   end
@@ -95,7 +100,12 @@ module tpu_counters_ram #(
           if (!rst_ni || clear_i || (load_i && c == TPU_CNT_INSTRUCTIONS) || visited[c]) pend_q <= {Bits{1'b0}};
           else pend_q <= next;
         end
-        assign pend[PendBits*c +: PendBits] = visited[c] ? {{(PendBits-Bits){1'b0}}, next} : {PendBits{1'b0}};
+        localparam integer Shift = Scaled[c] ? OneShift : 0;
+        wire [PendBits+OneShift-1:0] taken = {{(PendBits+OneShift-Bits){1'b0}}, next} << Shift;
+        assign pend[PendBits*c +: PendBits] = visited[c] ? taken[PendBits-1:0] : {PendBits{1'b0}};
+        if (OneShift > 0) begin : g_top
+          wire unused_top = ^taken[PendBits+OneShift-1:PendBits];   // (zero: PendBits holds the shifted sum)
+        end
       end
     end
   endgenerate

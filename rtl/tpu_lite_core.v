@@ -301,14 +301,16 @@ module tpu_lite_core #(
       .dbg_busy_o(c_dbg));
 
   // ---- performance counters (in block RAM: tpu_counters_ram) --------------------------------------
-  localparam integer StepBits = (N * N > 255) ? 16 : 8;   // (bytes: under 128 a cycle; N * N MACs)
-  localparam integer Macs = N * N;
+  // Steps: bytes at most N a cycle (a segment's or a row's); a row entering the array is
+  // one event that counts N * N MACs (Scaled, 2^MacShift).
+  localparam integer StepBits = $clog2(N + 1);
+  localparam integer MacShift = 2 * NBits;
   wire [Counters*StepBits-1:0] steps;
   assign steps[StepBits*TPU_CNT_CYCLES +: StepBits]           = {{(StepBits-1){1'b0}}, 1'b1};
   assign steps[StepBits*TPU_CNT_INSTRUCTIONS +: StepBits]     = {{(StepBits-1){1'b0}}, retire};
-  assign steps[StepBits*TPU_CNT_MACS +: StepBits]             = c_row ? Macs[StepBits-1:0] : {StepBits{1'b0}};
-  assign steps[StepBits*TPU_CNT_DRAM_READ_BYTES +: StepBits]  = {{(StepBits-7){1'b0}}, read_bytes};
-  assign steps[StepBits*TPU_CNT_DRAM_WRITE_BYTES +: StepBits] = {{(StepBits-7){1'b0}}, write_bytes};
+  assign steps[StepBits*TPU_CNT_MACS +: StepBits]             = {{(StepBits-1){1'b0}}, c_row};
+  assign steps[StepBits*TPU_CNT_DRAM_READ_BYTES +: StepBits]  = read_bytes[StepBits-1:0];
+  assign steps[StepBits*TPU_CNT_DRAM_WRITE_BYTES +: StepBits] = write_bytes[StepBits-1:0];
   assign steps[StepBits*TPU_CNT_WEIGHT_TILES +: StepBits]     = {{(StepBits-1){1'b0}}, tile};
   assign steps[StepBits*TPU_CNT_MATRIX_ACTIVE +: StepBits]    = {{(StepBits-1){1'b0}}, c_row};
   assign steps[StepBits*TPU_CNT_RAW_STALL +: StepBits]        = {{(StepBits-1){1'b0}}, waits};
@@ -317,11 +319,13 @@ module tpu_lite_core #(
   localparam [Counters-1:0] NoStalls = (1 << TPU_CNT_WEIGHT_STALL) | (1 << TPU_CNT_WEIGHT_SHIFT);
   assign steps[StepBits*TPU_CNT_WEIGHT_STALL +: StepBits] = {StepBits{1'b0}};
   assign steps[StepBits*TPU_CNT_WEIGHT_SHIFT +: StepBits] = {StepBits{1'b0}};
+  localparam [Counters-1:0] Macs   = 1 << TPU_CNT_MACS;
   localparam [Counters-1:0] Single = (1 << TPU_CNT_CYCLES) | (1 << TPU_CNT_INSTRUCTIONS) | (1 << TPU_CNT_WEIGHT_TILES) |
-                                     (1 << TPU_CNT_MATRIX_ACTIVE) | (1 << TPU_CNT_RAW_STALL) | (1 << TPU_CNT_DMA_WAIT);
+                                     (1 << TPU_CNT_MATRIX_ACTIVE) | (1 << TPU_CNT_RAW_STALL) | (1 << TPU_CNT_DMA_WAIT) | Macs;
   // instructions a failed run retired: those before its fault (none when it began far)
   wire [PcBits-1:0] run_instrs = entry_far_q ? {PcBits{1'b0}} : (end_pc - entry_q[PcBits-1:0]) >> 4;
-  tpu_counters_ram #(.Counters(Counters), .StepBits(StepBits), .Zero(NoStalls), .OneBit(Single)) u_counters (
+  tpu_counters_ram #(.Counters(Counters), .StepBits(StepBits), .Zero(NoStalls), .OneBit(Single), .Scaled(Macs),
+                     .OneShift(MacShift)) u_counters (
       .clk_i,
       .rst_ni      (rst_n),
       .clear_i     (begin_run),
@@ -343,7 +347,7 @@ module tpu_lite_core #(
   assign dbg_unit_busy_o   = {fe_dbg[1], c_dbg[1], c_dbg[0], fe_dbg[0]};
   assign dbg_queue_count_o = 32'd0;
 
-  wire unused = ^{entry[3:0], unused_fetch_busy};
+  wire unused = ^{entry[3:0], unused_fetch_busy, read_bytes[6:StepBits], write_bytes[6:StepBits]};   // (bytes <= N)
 endmodule
 
 `default_nettype wire

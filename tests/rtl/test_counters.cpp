@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Block test of the performance counters: tpu_counters (flip-flops, answering a read at
-// once) and tpu_counters_ram (block RAM, answering within a sweep), with the lite core's
-// parameters (11 counters, 8-bit steps, two never moving, six of single events), against a C++ model of the
+// once; 11 counters, 8-bit steps, two never moving, six of single events) and
+// tpu_counters_ram (block RAM, answering within a sweep) with the lite core's parameters
+// (3-bit steps, seven of single events, the MACs' an event of 16), against a C++ model of the
 // contract: each cycle a counter adds its step while counting; a clear zeroes them all,
 // a load sets the instruction count (both ignoring that cycle's steps). A read answers
 // with the model's value at one cycle between the ask and the answer (for the flip-flop
@@ -22,12 +23,22 @@ using namespace tessera::rtl;
 
 namespace {
 
-constexpr int kCounters = 11, kStepBits = 8, kInstr = 1;
+constexpr int kCounters = 11, kInstr = 1;
 constexpr uint32_t kZero = (1u << 7) | (1u << 8);  // (tests/rtl/CMakeLists.txt: -GZero)
-constexpr uint32_t kOneBit = 0x663;                 // single events (tpu_counters_ram -GOneBit)
+
+// The parameters of a form as tests/rtl/CMakeLists.txt builds it.
+struct Form {
+  int step_bits;
+  uint32_t one_bit;  // counters of single events (tpu_counters_ram -GOneBit)
+  uint32_t scaled;   // (of those) whose event counts 2^shift (-GScaled, -GOneShift)
+  int shift;
+};
+constexpr Form kFlipFlops = {8, 0x663, 0, 0};
+constexpr Form kRam = {3, 0x667, 0x004, 4};
 
 template <typename Dut>
-void run_counters(bool at_once) {
+void run_counters(bool at_once, const Form& form) {
+  const int step_bits = form.step_bits;
   std::mt19937 rng(tessera::test::test_seed());
   Dut dut;
   reset(dut);
@@ -46,11 +57,11 @@ void run_counters(bool at_once) {
     dut.clear_i = clear, dut.load_i = load, dut.load_value_i = load_value, dut.counting_i = counting;
     std::array<uint32_t, kCounters> step{};
     for (int c = 0; c < kCounters; ++c) {
-      const uint32_t top = (1u << kStepBits) - 1;
+      const uint32_t top = (1u << step_bits) - 1;
       step[size_t(c)] = phase == 2 ? top : phase == 1 ? rng() % (top + 1) : rng() % 2;
-      if (kOneBit >> c & 1) step[size_t(c)] &= 1;
+      if (form.one_bit >> c & 1) step[size_t(c)] &= 1;
       if (kZero >> c & 1) step[size_t(c)] = 0;
-      set_bits(dut.step_i, kStepBits * c, kStepBits, step[size_t(c)]);
+      set_bits(dut.step_i, step_bits * c, step_bits, step[size_t(c)]);
     }
     if (!asking && rng() % 40 == 0) {
       asking = true, index = int(rng() % kCounters), wait = 0;
@@ -81,7 +92,7 @@ void run_counters(bool at_once) {
     for (int c = 0; c < kCounters; ++c) {
       if (clear) model[size_t(c)] = 0;
       else if (load && c == kInstr) model[size_t(c)] = load_value;
-      else if (counting) model[size_t(c)] += step[size_t(c)];
+      else if (counting) model[size_t(c)] += uint64_t(step[size_t(c)]) << (form.scaled >> c & 1 ? form.shift : 0);
     }
   }
   INFO(reads << " reads, the longest wait " << max_wait << " cycles");
@@ -91,9 +102,9 @@ void run_counters(bool at_once) {
 }  // namespace
 
 TEST_CASE("Counters in flip-flops: every read the value of its cycle", "[rtl][counters]") {
-  run_counters<Vtpu_counters_lite>(true);
+  run_counters<Vtpu_counters_lite>(true, kFlipFlops);
 }
 
 TEST_CASE("Counters in block RAM: every read a value since its ask, within a sweep", "[rtl][counters]") {
-  run_counters<Vtpu_counters_ram_lite>(false);
+  run_counters<Vtpu_counters_ram_lite>(false, kRam);
 }
