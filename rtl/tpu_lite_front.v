@@ -237,14 +237,26 @@ module tpu_lite_front #(
   wire go_comp = go && is_comp;
   wire go_halt = go && op == TPU_OP_HALT;
 
+  // The DMA engine's job: its instruction's fields, held for the row gather and the whm
+  // (one job at a time: one copy for both), and an rw's tile count.
+  reg  [127:0] xi_q;
+  reg  [3:0]   x_tiles_m1_q;
+  wire         d_rw = op == TPU_OP_RW;
+  wire [4:0]   rw_run_m1 = rw_run - 5'd1;
+  always @(posedge clk_i) begin
+    if (go_dma) begin
+      xi_q         <= d_q;
+      x_tiles_m1_q <= d_rw ? rw_run_m1[3:0] : 4'd0;
+    end
+  end
+
   // The row gather: rhm, one tile of its rows; rw, its tiles (as many as the rule lets
   // it load) of N rows, the first k from memory (one segment of n bytes each, or with
   // transpose n one-byte segments, stride apart), the rest zero.
-  wire        rw_t  = d_q[TPU_RW_TRANSPOSE_LSB];
-  wire [5:0]  rw_k  = d_q[TPU_RW_K_LSB +: 6];
-  wire [5:0]  rw_n  = d_q[TPU_RW_N_LSB +: 6];
-  wire        d_rw  = op == TPU_OP_RW;
-  wire [4:0]  rw_run_m1 = rw_run - 5'd1;
+  wire        x_rw  = x_kind_q == KRw;
+  wire        rw_t  = xi_q[TPU_RW_TRANSPOSE_LSB];
+  wire [5:0]  rw_k  = xi_q[TPU_RW_K_LSB +: 6];
+  wire [5:0]  rw_n  = xi_q[TPU_RW_N_LSB +: 6];
   wire [15:0] rw_k16 = {10'd0, rw_k};
   wire [UbBits-1:0] rw_k_rows = rw_k16[UbBits-1:0];   // (k <= N - 1: checked)
   localparam [UbBits-1:0] NM1r = NM1[UbBits-1:0];
@@ -252,15 +264,15 @@ module tpu_lite_front #(
       .clk_i,
       .rst_ni,
       .start_i(go_dma && op != TPU_OP_WHM),
-      .tiles_m1_i(d_rw ? rw_run_m1[3:0] : 4'd0),
-      .tstride_i(d_q[TPU_RW_TSTRIDE_LSB +: AddrBits]),
-      .rows_m1_i(d_rw ? NM1r : d_q[TPU_RHM_ROWS_LSB +: UbBits]),
-      .seg_rows_m1_i(d_rw ? rw_k_rows : d_q[TPU_RHM_ROWS_LSB +: UbBits]),
       .base_i(d_q[TPU_RHM_ADDR_LSB +: AddrBits]),
-      .rstride_i(d_rw ? (rw_t ? 16'd1 : d_q[TPU_RW_STRIDE_LSB +: 16]) : d_q[TPU_RHM_STRIDE_LSB +: 16]),
-      .segs_m1_i(d_rw ? (rw_t ? rw_n : 6'd0) : d_q[TPU_RHM_SEGS_LSB +: 6]),
-      .segstride_i(d_rw ? d_q[TPU_RW_STRIDE_LSB +: 16] : d_q[TPU_RHM_SEGSTRIDE_LSB +: 16]),
-      .seglen_m1_i(d_rw ? (rw_t ? 6'd0 : rw_n) : d_q[TPU_RHM_SEGLEN_LSB +: 6]),
+      .tiles_m1_i(x_tiles_m1_q),
+      .tstride_i(xi_q[TPU_RW_TSTRIDE_LSB +: AddrBits]),
+      .rows_m1_i(x_rw ? NM1r : xi_q[TPU_RHM_ROWS_LSB +: UbBits]),
+      .seg_rows_m1_i(x_rw ? rw_k_rows : xi_q[TPU_RHM_ROWS_LSB +: UbBits]),
+      .rstride_i(x_rw ? (rw_t ? 16'd1 : xi_q[TPU_RW_STRIDE_LSB +: 16]) : xi_q[TPU_RHM_STRIDE_LSB +: 16]),
+      .segs_m1_i(x_rw ? (rw_t ? rw_n : 6'd0) : xi_q[TPU_RHM_SEGS_LSB +: 6]),
+      .segstride_i(x_rw ? xi_q[TPU_RW_STRIDE_LSB +: 16] : xi_q[TPU_RHM_SEGSTRIDE_LSB +: 16]),
+      .seglen_m1_i(x_rw ? (rw_t ? 6'd0 : rw_n) : xi_q[TPU_RHM_SEGLEN_LSB +: 6]),
       .busy_o(g_busy),
       .req_o(rd_req_o),
       .addr_o(rd_addr_o),
@@ -277,7 +289,6 @@ module tpu_lite_front #(
       .bytes_o(read_bytes_o));
   // rhm rows go to the unified buffer as its port grants them, rw rows to the FIFO slot
   // being written, once it is free
-  wire x_rw     = x_kind_q == KRw;
   wire rhm_row  = x_on_q && !x_rw && g_row_valid;
   wire wf_write = x_on_q && x_rw && g_row_valid && phys_q != Depth;
   assign g_row_ready = x_rw ? phys_q != Depth : ub_grant_i;
@@ -287,7 +298,13 @@ module tpu_lite_front #(
       .clk_i,
       .rst_ni,
       .start_i(go_dma && op == TPU_OP_WHM),
-      .instr_i(d_q),
+      .ub_i(d_q[TPU_WHM_UB_LSB +: UbBits]),
+      .addr_i(d_q[TPU_WHM_ADDR_LSB +: AddrBits]),
+      .rows_m1_i(xi_q[TPU_WHM_ROWS_LSB +: UbBits]),
+      .groups_m1_i(xi_q[TPU_WHM_GROUPS_LSB +: 6]),
+      .len_m1_i(xi_q[TPU_WHM_LEN_LSB +: NBits]),
+      .stride_i(xi_q[TPU_WHM_STRIDE_LSB +: 16]),
+      .gstride_i(xi_q[TPU_WHM_GSTRIDE_LSB +: 16]),
       .busy_o(h_busy),
       .err_o(h_err),
       .ub_req_o(whm_ub_req),

@@ -14,7 +14,9 @@
 // they wait only when that row is done before the one offered is taken.
 //
 // Addresses are AddrBits wide: the instruction's checks put every byte a job reads
-// below DramBytes, so the low bits of each sum are the address.
+// below DramBytes, so the low bits of each sum are the address. base_i is taken at
+// start_i; the other fields from the cycle after on, held for the job (the front end
+// keeps them: tpu_lite_front).
 `default_nettype none
 
 module tpu_lite_gather #(
@@ -26,11 +28,11 @@ module tpu_lite_gather #(
     input  wire                clk_i,
     input  wire                rst_ni,
     input  wire                start_i,
+    input  wire [AddrBits-1:0] base_i,          // tile 0's row 0's first segment
     input  wire [3:0]          tiles_m1_i,
     input  wire [AddrBits-1:0] tstride_i,       // between tiles' first rows
     input  wire [RowBits-1:0]  rows_m1_i,       // a tile's rows
     input  wire [RowBits-1:0]  seg_rows_m1_i,   // its rows 0 .. seg_rows_m1_i have segments
-    input  wire [AddrBits-1:0] base_i,          // tile 0's row 0's first segment
     input  wire [15:0]         rstride_i,       // between rows' first segments
     input  wire [5:0]          segs_m1_i,
     input  wire [15:0]         segstride_i,
@@ -61,17 +63,17 @@ module tpu_lite_gather #(
     words_m1 = ({{(7-LaneBits){1'b0}}, low} + {1'b0, len_m1}) >> LaneBits;
   endfunction
 
-  reg  [RowBits-1:0] rows_m1_q, seg_rows_m1_q;
-  reg  [15:0] rstride_q, segstride_q;
+  wire [RowBits-1:0] rows_m1_q = rows_m1_i, seg_rows_m1_q = seg_rows_m1_i;
+  wire [15:0] rstride_q = rstride_i, segstride_q = segstride_i;
   // (the checks keep segs and seglen at most N, and their product too: so a segment's
   // words are at most MaxWords, its lanes below N; the narrow registers, widened below)
   localparam integer NBits    = $clog2(N);
   localparam integer MaxWords = (B - 1 + N - 1) / B + 1;
   localparam integer WBits    = MaxWords > 1 ? $clog2(MaxWords) : 1;
-  reg  [NBits-1:0] segs_m1_r, seglen_m1_r;
+  wire [NBits-1:0] segs_m1_r = segs_m1_i[NBits-1:0], seglen_m1_r = seglen_m1_i[NBits-1:0];
   wire [5:0]  segs_m1_q   = {{(6-NBits){1'b0}}, segs_m1_r};
   wire [5:0]  seglen_m1_q = {{(6-NBits){1'b0}}, seglen_m1_r};
-  reg  [AddrBits-1:0] tstride_q;
+  wire [AddrBits-1:0] tstride_q = tstride_i;
   // the 16-bit strides at the addresses' width
   wire [63:0] rstride64 = {48'd0, rstride_q}, segstride64 = {48'd0, segstride_q};
   wire [AddrBits-1:0] rstride_a   = rstride64[AddrBits-1:0];
@@ -89,7 +91,7 @@ module tpu_lite_gather #(
   wire [5:0]  rq_s_q = {{(6-NBits){1'b0}}, rq_s_r};
   wire [6:0]  rq_w_q = {{(7-WBits){1'b0}}, rq_w_r};
   reg  [AddrBits-1:0] rq_tile_q, rq_row_q, rq_seg_q, rq_word_q;
-  reg  [3:0]  tiles_m1_q;
+  wire [3:0]  tiles_m1_q = tiles_m1_i;
   wire        rq_last_w   = rq_w_q == words_m1(rq_seg_q[LaneBits-1:0], seglen_m1_q);
   wire        rq_last_s   = rq_s_q == segs_m1_q;
   wire        rq_last_r   = rq_r_q == seg_rows_m1_q;
@@ -101,7 +103,7 @@ module tpu_lite_gather #(
     if (!rst_ni) begin
       rq_on_q <= 1'b0;
     end else if (start_i) begin
-      rq_on_q <= seg_rows_m1_i <= rows_m1_i;   // (no row with segments: nothing to ask for)
+      rq_on_q <= 1'b1;   // (every job has a row with segments: rhm's all, rw's the first k)
     end else if (rq_step && rq_last_w && rq_last_s && rq_last_r && rq_t_q == tiles_m1_q) begin
       rq_on_q <= 1'b0;
     end
@@ -252,18 +254,6 @@ module tpu_lite_gather #(
     end
   end
 
-  always @(posedge clk_i) begin
-    if (start_i) begin
-      tiles_m1_q    <= tiles_m1_i;
-      tstride_q     <= tstride_i;
-      rows_m1_q     <= rows_m1_i;
-      seg_rows_m1_q <= seg_rows_m1_i;
-      rstride_q     <= rstride_i;
-      segs_m1_r     <= segs_m1_i[NBits-1:0];
-      segstride_q   <= segstride_i;
-      seglen_m1_r   <= seglen_m1_i[NBits-1:0];
-    end
-  end
 
   assign busy_o      = rq_on_q || bt_on_q || full_q;
   assign req_o       = rq_on_q;

@@ -6,6 +6,8 @@
 // every write is answered; err_o then tells whether one was answered with an error (the
 // bytes there are dropped and the others written, as the golden model does).
 // Addresses are AddrBits wide: the instruction's checks put every byte below DramBytes.
+// ub_i and addr_i are taken at start_i; the other fields from the cycle after on, held for
+// the instruction (the front end keeps them: tpu_lite_front).
 `default_nettype none
 
 module tpu_lite_whm #(
@@ -17,7 +19,13 @@ module tpu_lite_whm #(
     input  wire                  clk_i,
     input  wire                  rst_ni,
     input  wire                  start_i,
-    input  wire [127:0]          instr_i,      // (sampled at start_i)
+    input  wire [UbBits-1:0]     ub_i,         // the first row
+    input  wire [AddrBits-1:0]   addr_i,       // its first byte
+    input  wire [UbBits-1:0]     rows_m1_i,    // rows a group
+    input  wire [5:0]            groups_m1_i,
+    input  wire [$clog2(ArraySize)-1:0] len_m1_i,   // bytes a row (at most N: checked)
+    input  wire [15:0]           stride_i,     // between rows
+    input  wire [15:0]           gstride_i,    // between groups
     output wire                  busy_o,
     output wire                  err_o,        // (when busy_o falls) a write had a bus error
     // the unified buffer's port: row reads
@@ -43,15 +51,17 @@ module tpu_lite_whm #(
   localparam integer UbBits   = $clog2(UbRows);
 
   reg         on_q, err_q;
-  reg  [UbBits-1:0] rows_m1_q, r_q, ub_q;   // (rows below UbRows: checked)
-  reg  [5:0]  groups_m1_q, g_q;
+  reg  [UbBits-1:0] r_q, ub_q;   // (rows below UbRows: checked)
+  reg  [5:0]  g_q;
+  wire [UbBits-1:0] rows_m1_q = rows_m1_i;
+  wire [5:0]  groups_m1_q = groups_m1_i;
   // (a row's len is at most N, checked: its words at most MaxWords)
   localparam integer MaxWords = (B - 1 + N - 1) / B + 1;
   localparam integer WBits    = MaxWords > 1 ? $clog2(MaxWords) : 1;
-  reg  [NBits-1:0] len_m1_r;
+  wire [NBits-1:0] len_m1_r = len_m1_i;
   reg  [WBits-1:0] w_r;
   wire [5:0]  len_m1_q = {{(6-NBits){1'b0}}, len_m1_r};
-  reg  [15:0] stride_q, gstride_q;
+  wire [15:0] stride_q = stride_i, gstride_q = gstride_i;
   reg  [AddrBits-1:0] row_addr_q, grp_addr_q;
   wire [63:0] stride64 = {48'd0, stride_q}, gstride64 = {48'd0, gstride_q};
   wire [AddrBits-1:0] stride_a = stride64[AddrBits-1:0], gstride_a = gstride64[AddrBits-1:0];
@@ -80,14 +90,9 @@ module tpu_lite_whm #(
       on_q <= 1'b0;
     end
     if (start_i) begin
-      rows_m1_q   <= instr_i[TPU_WHM_ROWS_LSB +: UbBits];
-      groups_m1_q <= instr_i[TPU_WHM_GROUPS_LSB +: 6];
-      len_m1_r    <= instr_i[TPU_WHM_LEN_LSB +: NBits];
-      stride_q    <= instr_i[TPU_WHM_STRIDE_LSB +: 16];
-      gstride_q   <= instr_i[TPU_WHM_GSTRIDE_LSB +: 16];
-      ub_q        <= instr_i[TPU_WHM_UB_LSB +: UbBits];
-      row_addr_q  <= instr_i[TPU_WHM_ADDR_LSB +: AddrBits];
-      grp_addr_q  <= instr_i[TPU_WHM_ADDR_LSB +: AddrBits];
+      ub_q        <= ub_i;
+      row_addr_q  <= addr_i;
+      grp_addr_q  <= addr_i;
       r_q         <= {UbBits{1'b0}};
       g_q         <= 6'd0;
       rd_left_q   <= 1'b1;
@@ -166,7 +171,7 @@ module tpu_lite_whm #(
   assign w_strb_o  = wstrb;
   assign bytes_o   = w_last_go ? {1'b0, len_m1_q} + 7'd1 : 7'd0;
 
-  wire unused = ^{instr_i, stride64, gstride64, word_addr, low64, at};
+  wire unused = ^{stride64, gstride64, word_addr, low64, at};
 endmodule
 
 `default_nettype wire
