@@ -30,7 +30,12 @@ module tpu_lite_act #(
     output wire                acc_rd_o,
     output wire [AccBits-1:0]  acc_rd_addr_o,
     input  wire                acc_grant_i,  // the read is taken now (the port is shared)
-    input  wire [N*32-1:0]     acc_rdata_i  // the cycle after
+    input  wire [N*32-1:0]     acc_rdata_i, // the cycle after
+    // where it is (for the front end's interlocks): the next output row it writes, its
+    // parameter block's first row, the first accumulator row of the output row it is on
+    output wire [UbBits-1:0]   row_ub_o,
+    output wire [UbBits-1:0]   params_o,
+    output wire [AccBits-1:0]  row_acc_o
 );
 `include "tpu_isa.vh"
   localparam integer N       = ArraySize;
@@ -265,6 +270,9 @@ module tpu_lite_act #(
   assign ub_addr_o  = wr_pend_q ? wr_row_q[UbBits-1:0] :
                       params_q + {{(UbBits-4){1'b0}}, copy_read ? p_q : {1'b0, p_row_at}};
   assign ub_wdata_o = wr_q;
+  assign row_ub_o   = wr_row_q[UbBits-1:0];
+  assign params_o   = params_q;
+  assign row_acc_o  = row_acc_q[AccBits-1:0];
 
   wire unused = ^{wr_row_q[15:UbBits], plane_q[15:AccBits]};
 endmodule

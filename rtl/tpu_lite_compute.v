@@ -44,6 +44,13 @@ module tpu_lite_compute #(
     input  wire                 scrub_i,
     output wire                 scrub_busy_o,
     output wire                 row_o,         // a row enters the array
+    // the next rows the mmc reads and the act writes or reads (the front end's interlocks:
+    // the rows before them are done with): the mmc's next input row, the act's next
+    // output row, parameter block and accumulator row (tpu_lite_act)
+    output wire [UbBits-1:0]    m_row_o,
+    output wire [UbBits-1:0]    a_row_o,
+    output wire [UbBits-1:0]    a_params_o,
+    output wire [AccBits-1:0]   a_acc_o,
     output wire [1:0]           dbg_busy_o     // {act, mmc} running
 );
 `include "tpu_isa.vh"
@@ -124,7 +131,10 @@ module tpu_lite_compute #(
       .acc_rd_o(a_acc_rd),
       .acc_grant_i(!m_acc_rd),
       .acc_rd_addr_o(a_acc_rd_addr),
-      .acc_rdata_i(acc_rdata));
+      .acc_rdata_i(acc_rdata),
+      .row_ub_o(a_row_o),
+      .params_o(a_params_o),
+      .row_acc_o(a_acc_o));
 
   // the accumulators: read by the one busy sequencer; written by mmc, or zeros by the scrub
   wire               scrubbing;
@@ -152,6 +162,7 @@ module tpu_lite_compute #(
   assign ub_req_o     = m_ub_req || a_ub_req;
   assign ub_we_o      = !m_ub_req && a_ub_we;
   assign ub_addr_o    = m_ub_req ? m_ub_addr : a_ub_addr;
+  assign m_row_o      = m_ub_addr;   // (the mmc's next input row)
   assign scrub_busy_o = scrubbing;
 endmodule
 

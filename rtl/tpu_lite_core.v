@@ -211,6 +211,8 @@ module tpu_lite_core #(
   wire [127:0] c_instr;
   wire [PcBits-1:0] c_pc, c_fault_pc;
   wire         retire, tile, waits;
+  wire [UbBits-1:0] c_m_row, c_a_row, c_a_params;
+  wire [$clog2(AccRows)-1:0] c_a_acc;
   wire [6:0]   read_bytes, write_bytes;
   wire [1:0]   fe_dbg, c_dbg;
   tpu_lite_front #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows), .WfifoDepth(WfifoDepth),
@@ -238,6 +240,10 @@ module tpu_lite_core #(
       .c_fault_i(c_fault),
       .c_fault_pc_i(c_fault_pc),
       .c_pop_i(wf_pop),
+      .c_m_row_i(c_m_row),
+      .c_a_row_i(c_a_row),
+      .c_a_params_i(c_a_params),
+      .c_a_acc_i(c_a_acc),
       .c_avail_o(c_avail),
       .c_abort_o(c_abort),
       .rd_req_o(d_req),
@@ -298,6 +304,10 @@ module tpu_lite_core #(
       .scrub_i(scrub_go),
       .scrub_busy_o(scrub_busy_acc),
       .row_o(c_row),
+      .m_row_o(c_m_row),
+      .a_row_o(c_a_row),
+      .a_params_o(c_a_params),
+      .a_acc_o(c_a_acc),
       .dbg_busy_o(c_dbg));
 
   // ---- performance counters (in block RAM: tpu_counters_ram) --------------------------------------

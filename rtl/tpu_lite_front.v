@@ -61,6 +61,10 @@ module tpu_lite_front #(
     input  wire                  c_fault_i,
     input  wire [PcBits-1:0]     c_fault_pc_i,
     input  wire                  c_pop_i,      // a tile left the FIFO for the array
+    input  wire [UbBits-1:0]     c_m_row_i,    // the compute unit's next rows (tpu_lite_compute)
+    input  wire [UbBits-1:0]     c_a_row_i,
+    input  wire [UbBits-1:0]     c_a_params_i,
+    input  wire [$clog2(AccRows)-1:0] c_a_acc_i,
     output wire                  c_avail_o,    // the FIFO holds a whole tile
     output wire                  c_abort_o,    // the run failed: drop an mmc waiting for tiles
     // the bus (tpu_lite_bus, requester b) and its state
@@ -189,8 +193,12 @@ module tpu_lite_front #(
   // UB [p_lo, p_hi) and the accumulators [c_lo, c_hi)
   // (rows of an instruction that passed its checks: below UbRows, AccRows, ends at most
   // there, so UbBits + 1 and AccBits + 1 bits hold them)
-  reg  [UbE-1:0]  m_lo_q, m_hi_q, a_lo_q, a_hi_q, p_lo_q, p_hi_q;
-  reg  [AccE-1:0] c_lo_q, c_hi_q;
+  // (their first rows the compute unit's own counts: a range shrinks from below as its
+  // rows are done with, its rows being in order)
+  reg  [UbE-1:0]  m_hi_q, a_hi_q, p_hi_q;
+  reg  [AccE-1:0] c_hi_q;
+  wire [UbE-1:0]  m_lo_q = {1'b0, c_m_row_i}, a_lo_q = {1'b0, c_a_row_i}, p_lo_q = {1'b0, c_a_params_i};
+  wire [AccE-1:0] c_lo_q = {1'b0, c_a_acc_i};
   wire [UbE-1:0]  ub_lo  = {1'b0, d_q[TPU_MMC_UB_LSB +: UbBits]};
   wire [AccE-1:0] acc_lo = {1'b0, d_q[TPU_MMC_ACC_LSB +: AccBits]};
   wire [UbE-1:0]  par_lo = {1'b0, d_q[TPU_ACT_PARAMS_LSB +: UbBits]};
@@ -417,15 +425,11 @@ module tpu_lite_front #(
     if (rhm_row && ub_grant_i) x_ub_q <= x_ub_q + 16'd1;
     if (wf_write) x_wrow_q <= g_row_last ? {NBits{1'b0}} : x_wrow_q + 1'b1;
     if (go_comp && op == TPU_OP_MMC) begin   // the compute unit's rows, for what comes after
-      m_lo_q <= ub_lo;
       m_hi_q <= d_ub_end_q;
     end
     if (go_comp && op == TPU_OP_ACT) begin
-      a_lo_q <= ub_lo;
       a_hi_q <= d_ub_end_q;
-      p_lo_q <= par_lo;
       p_hi_q <= par_lo + ParamRows;
-      c_lo_q <= acc_lo;
       c_hi_q <= d_acc_end_q;
     end
   end
