@@ -62,7 +62,8 @@ module tpu_uart_bridge #(
   reg [3:0]          state_q;
   reg [2:0]          hdr_q;        // header byte index 0..6
   reg [7:0]          cmd_q;
-  reg [31:0]         addr_q;
+  reg [31:0]         addr_q;       // (its bits from MemBits up only as addr_far_q)
+  reg                addr_far_q;   // an address bit from MemBits up is set
   reg [15:0]         len_q;
   reg [15:0]         idx_q;        // payload byte index (request, memory write, reply)
   reg [15:0]         rem_q;        // and the bytes after it: its last when zero
@@ -83,11 +84,17 @@ module tpu_uart_bridge #(
   wire is_mem    = cmd_q == CmdMemRead || cmd_q == CmdMemWrite;
   // addr + len <= MemBytes (a power of two, 2^MemBits): addr's bits from MemBits up are
   // zero, and its low bits plus len do not pass it
-  wire [63:0]      addr64  = {32'd0, addr_q};
   wire [63:0]      len64   = {48'd0, len_q};
   wire [MemBits:0] mem_end = {1'b0, addr_q[MemBits-1:0]} + len64[MemBits:0];
-  wire range_ok  = len_q != 16'd0 && len_q <= MaxPayload[15:0] && (addr64 >> MemBits) == 64'd0 &&
-                   mem_end <= MemEnd;
+  wire range_ok  = len_q != 16'd0 && len_q <= MaxPayload[15:0] && !addr_far_q && mem_end <= MemEnd;
+  // an address byte's bits from MemBits up (byte b holds address bits 8b .. 8b + 7)
+  function automatic far_bits(input [7:0] v, input integer b);
+    reg [63:0] at;
+    begin
+      at       = {56'd0, v} << (8 * b);
+      far_bits = (at >> MemBits) != 64'd0;
+    end
+  endfunction
   wire unused_len = ^len64[63:MemBits+1];
   wire known_cmd = cmd_q == CmdCsrRead || cmd_q == CmdCsrWrite || is_mem;
   wire out_fire  = out_valid_o && out_ready_i;
@@ -161,10 +168,10 @@ module tpu_uart_bridge #(
                 csr_wr_q <= in_data_i == CmdCsrWrite;
                 mem_wr_q <= in_data_i == CmdMemWrite;
               end
-              3'd1: addr_q[7:0] <= in_data_i;
-              3'd2: addr_q[15:8] <= in_data_i;
-              3'd3: addr_q[23:16] <= in_data_i;
-              3'd4: addr_q[31:24] <= in_data_i;
+              3'd1: begin addr_q[7:0]   <= in_data_i; addr_far_q <= far_bits(in_data_i, 0); end
+              3'd2: begin addr_q[15:8]  <= in_data_i; if (far_bits(in_data_i, 1)) addr_far_q <= 1'b1; end
+              3'd3: begin addr_q[23:16] <= in_data_i; if (far_bits(in_data_i, 2)) addr_far_q <= 1'b1; end
+              3'd4: begin addr_q[31:24] <= in_data_i; if (far_bits(in_data_i, 3)) addr_far_q <= 1'b1; end
               3'd5: begin
                 len_q[7:0] <= in_data_i;
                 lo_zero_q  <= in_data_i == 8'd0;
