@@ -47,6 +47,8 @@ module tpu_uart_bridge #(
   localparam integer PayBits = $clog2(MaxPayload);  // a buffer index
   localparam integer TimeBits = $clog2(TimeoutCycles + 1);
   localparam integer MemBits  = $clog2(MemBytes);
+  localparam integer IdxBits  = $clog2(MaxPayload + 1);
+  localparam [IdxBits-1:0] IdxEnd = MaxPayload[IdxBits-1:0];
   localparam [MemBits:0] MemEnd = {1'b1, {MemBits{1'b0}}};   // MemBytes
   initial begin
     if (MemBits > 30 || (1 << MemBits) != MemBytes || MaxPayload > 65535) begin
@@ -65,7 +67,8 @@ module tpu_uart_bridge #(
   reg [31:0]         addr_q;       // (its bits from MemBits up only as addr_far_q)
   reg                addr_far_q;   // an address bit from MemBits up is set
   reg [15:0]         len_q;
-  reg [15:0]         idx_q;        // payload byte index (request, memory write, reply)
+  reg [IdxBits-1:0]  idx_q;        // payload byte index (request, memory write, reply; a
+                                   // request's stops at MaxPayload: the buffer's end)
   reg [15:0]         rem_q;        // and the bytes after it: its last when zero
   reg                timeout_q;    // quiet_q has reached TimeoutCycles
   reg [7:0]          sum_q;        // request bytes so far (the reply's: rsum_q, below)
@@ -109,10 +112,10 @@ module tpu_uart_bridge #(
   // high byte arrives with the load: only it goes through a decrement).
   reg        csr_wr_q, mem_wr_q, lo_zero_q;
   reg [7:0]  lo_m1_q;
-  reg [15:0] reply_m1_q;
+  reg [IdxBits-1:0] reply_m1_q;   // (a reply's payload is at most MaxPayload bytes)
   reg        reply_some_q;
   always @(posedge clk_i) begin
-    reply_m1_q   <= reply_len - 16'd1;
+    reply_m1_q   <= reply_len[IdxBits-1:0] - 1'b1;
     reply_some_q <= reply_len != 16'd0;
   end
   wire [15:0] pay_m1   = mem_wr_q ? {in_data_i - {7'd0, lo_zero_q}, lo_m1_q} : csr_wr_q ? 16'd3 : 16'hffff;
@@ -179,7 +182,7 @@ module tpu_uart_bridge #(
               end
               default: begin
                 len_q[15:8] <= in_data_i;
-                idx_q       <= 16'd0;
+                idx_q       <= {IdxBits{1'b0}};
                 rem_q       <= pay_m1;
                 state_q     <= pay_some ? SPay : SSum;
               end
@@ -187,9 +190,11 @@ module tpu_uart_bridge #(
           end
           SPay: if (in_valid_i) begin
             sum_q <= sum_q + in_data_i;
-            idx_q <= idx_q + 16'd1;
+            if (idx_q != IdxEnd) begin
+              idx_q <= idx_q + 1'b1;
+              buf_q[idx_q[PayBits-1:0]] <= in_data_i;
+            end
             rem_q <= rem_q - 16'd1;
-            if (idx_q < MaxPayload[15:0]) buf_q[idx_q[PayBits-1:0]] <= in_data_i;
             if (rem_q == 16'd0) state_q <= SSum;
           end
           SSum: if (in_valid_i) begin
@@ -197,7 +202,7 @@ module tpu_uart_bridge #(
             state_q   <= SExec;
           end
           SExec: begin
-            idx_q     <= 16'd0;
+            idx_q     <= {IdxBits{1'b0}};
             rem_q     <= len_q - 16'd1;   // (a memory write's bytes)
             ar_done_q <= 1'b0;
             aw_done_q <= 1'b0;
@@ -231,7 +236,7 @@ module tpu_uart_bridge #(
           SMemLd:  state_q <= SMemLd2;
           SMemLd2: state_q <= SMemWr;
           SMemWr: if (mem_ready_i) begin
-            idx_q   <= idx_q + 16'd1;
+            idx_q   <= idx_q + 1'b1;
             rem_q   <= rem_q - 16'd1;
             state_q <= rem_q == 16'd0 ? SReply : SMemLd;
           end
@@ -239,8 +244,8 @@ module tpu_uart_bridge #(
             case (phase_q)
               2'd0: phase_q <= 2'd1;
               2'd1: begin
-                idx_q   <= 16'd0;
-                rem_q   <= reply_m1_q;
+                idx_q   <= {IdxBits{1'b0}};
+                rem_q   <= {{(16-IdxBits){1'b0}}, reply_m1_q};
                 phase_q <= reply_some_q ? 2'd2 : 2'd3;
                 if (reply_some_q) state_q <= next_is_mem ? SMemRd : SData;
               end
@@ -253,7 +258,7 @@ module tpu_uart_bridge #(
             state_q <= SData;
           end
           SData: if (out_fire) begin
-            idx_q <= idx_q + 16'd1;
+            idx_q <= idx_q + 1'b1;
             rem_q <= rem_q - 16'd1;
             if (rem_q == 16'd0) begin
               state_q <= SReply;
@@ -276,7 +281,7 @@ module tpu_uart_bridge #(
   integer wb;
   always @(posedge clk_i) begin
     for (wb = 0; wb < 4; wb = wb + 1)
-      if (state_q == SPay && in_valid_i && idx_q == wb[15:0]) word_q[8*wb +: 8] <= in_data_i;
+      if (state_q == SPay && in_valid_i && idx_q == wb[IdxBits-1:0]) word_q[8*wb +: 8] <= in_data_i;
     if (state_q == SCsrRd && m_rvalid_i) word_q <= m_rdata_i;
   end
 
@@ -293,7 +298,7 @@ module tpu_uart_bridge #(
   assign m_bready_o  = state_q == SCsrB;
   assign mem_valid_o = state_q == SMemWr || state_q == SMemRd;
   assign mem_we_o    = state_q == SMemWr;
-  assign mem_addr_o  = addr_q + {16'd0, idx_q};
+  assign mem_addr_o  = addr_q + {{(32-IdxBits){1'b0}}, idx_q};
   always @(posedge clk_i) begin
     if (state_q == SMemLd) rbyte_q <= buf_q[idx_q[PayBits-1:0]];
     wbyte_q <= rbyte_q;

@@ -218,6 +218,9 @@ TEST_CASE("bad frames get an error reply and change nothing", "[rtl][uart]") {
   r = b.transact(uart::mem_read_request(0, 65), 65);  // above MaxPayload (64 in this build)
   REQUIRE(r);
   CHECK(r->status == uart::Status::Range);
+  r = b.transact(uart::mem_write_request(0, std::vector<uint8_t>(70, 7)), 0);  // a payload past the buffer
+  REQUIRE(r);
+  CHECK(r->status == uart::Status::Range);
   for (const uint32_t addr : {0x1000u, 0x10000u, 0x80000000u, 0x80000ff0u}) {  // address bits past memory
     INFO("addr " << addr);
     r = b.transact(uart::mem_write_request(addr, std::vector<uint8_t>(4, 1)), 0);
