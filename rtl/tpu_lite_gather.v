@@ -9,9 +9,9 @@
 // Two walks over the same rows: the requests ask for the bus words each segment
 // touches, one a cycle, as far as the bus takes them; the beats, which come back in
 // order, are placed by a second walk that keeps only the low address bits it needs
-// (where in its word a segment starts). A row is offered (row_valid_o) from a register
-// of its own once its last beat is placed, so that the next row's beats go on meanwhile;
-// they wait only when that row is done before the one offered is taken.
+// (where in its word a segment starts). A row is offered (row_valid_o) from the register
+// it was placed in once its last beat is; the next row's first beat is placed in the
+// cycle that row is taken (from zero), and waits while it is not.
 //
 // Addresses are AddrBits wide: the instruction's checks put every byte a job reads
 // below DramBytes, so the low bits of each sum are the address. base_i is taken at
@@ -146,8 +146,7 @@ module tpu_lite_gather #(
   end
 
   // ---- beats ---------------------------------------------------------------------------------
-  reg                bt_on_q, full_q, err_q;   // full_q: out_q holds a row (out_last_q: a tile's last)
-  reg  [N*8-1:0]     out_q;
+  reg                bt_on_q, full_q, err_q;   // full_q: row_q is a whole row, offered (out_last_q: a tile's last)
   reg                out_last_q;
   reg  [3:0]         bt_t_q;
   reg  [LaneBits-1:0] bt_tile_low_q;
@@ -166,7 +165,7 @@ module tpu_lite_gather #(
   wire               bt_last_r   = bt_r_q == rows_m1_q;
   wire               bt_last_t   = bt_t_q == tiles_m1_q;
   wire               offered     = full_q && row_ready_i;
-  wire               free        = !full_q || offered;   // out_q can take a row now
+  wire               free        = !full_q || offered;   // row_q can take the next row's bytes now
   wire               take_beat   = bt_on_q && free && bt_has_segs && beat_i;
   wire               seg_done    = take_beat && bt_last_w;
   // the row is complete: its last segment's last beat, or at once without segments
@@ -186,7 +185,7 @@ module tpu_lite_gather #(
   reg  [PosBits-1:0] pos;
   integer i;
   always @(*) begin
-    placed = row_q;
+    placed = full_q ? {N*8{1'b0}} : row_q;   // (a next row's first beat, as the whole one leaves)
     for (i = 0; i < N; i = i + 1) begin
       pos = to_pos + i[PosBits-1:0];
       if ({1'b0, bt_lane_q} <= i[7:0] && i[7:0] <= seg_last && pos[PosBits-1:LaneBits] == {1'b0, bt_w_q})
@@ -209,10 +208,7 @@ module tpu_lite_gather #(
         full_q <= 1'b0;
       end
     end
-    if (row_done) begin
-      out_q      <= bt_has_segs ? placed : row_q;
-      out_last_q <= bt_last_r;
-    end
+    if (row_done) out_last_q <= bt_last_r;
     if (start_i) begin
       err_q        <= 1'b0;
       bt_t_q       <= 4'd0;
@@ -225,8 +221,9 @@ module tpu_lite_gather #(
       bt_lane_r    <= {(NBits+1){1'b0}};
       row_q        <= {N*8{1'b0}};
     end else begin
+      if (take_beat) row_q <= placed;   // (the row's last beat: the whole row, offered)
+      else if (row_done || offered) row_q <= {N*8{1'b0}};   // (a row without segments; one taken)
       if (take_beat) begin
-        row_q <= placed;
         if (beat_err_i) err_q <= 1'b1;
         if (!bt_last_w) begin
           bt_w_r <= bt_w_r + 1'b1;
@@ -240,7 +237,6 @@ module tpu_lite_gather #(
         end
       end
       if (row_done) begin   // the next row starts (the next tile's first, after its last)
-        row_q        <= {N*8{1'b0}};
         bt_r_q       <= bt_last_r ? {RowBits{1'b0}} : bt_r_q + 1'b1;
         if (bt_last_r) begin
           bt_t_q        <= bt_t_q + 4'd1;
@@ -261,7 +257,7 @@ module tpu_lite_gather #(
   assign addr_o      = {{(32-AddrBits){1'b0}}, rq_word_q};
   assign ready_o     = bt_on_q && free && bt_has_segs;
   assign row_valid_o = full_q;
-  assign row_o       = out_q;
+  assign row_o       = row_q;
   assign err_o       = err_q;
   assign bytes_o     = seg_done ? {1'b0, seglen_m1_q} + 7'd1 : 7'd0;
 
