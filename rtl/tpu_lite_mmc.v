@@ -152,14 +152,16 @@ module tpu_lite_mmc #(
       head_q <= head_q == WfifoDepth[SlotBits-1:0] - 1'b1 ? {SlotBits{1'b0}} : head_q + 1'b1;
   end
 
-  // sums: y (SumBits, signed) written, or added to the row read the cycle before
+  // sums: y (SumBits, signed) written, or added to the row read the cycle before with
+  // int32 saturation (tpu_lite_acc_add)
   genvar n;
   generate
     for (n = 0; n < N; n = n + 1) begin : g_lane
-      wire [31:0] y = {{(32-SumBits){y_i[SumBits*n + SumBits-1]}}, y_i[SumBits*n +: SumBits]};
-      wire [31:0] added;
-      tpu_sat_add32 u_add (.a_i(acc_rdata_i[32*n +: 32]), .b_i(y), .sum_o(added));
-      assign acc_wdata_o[32*n +: 32] = pacc_add_q[3] ? added : y;
+      tpu_lite_acc_add #(.SumBits(SumBits)) u_add (
+          .acc_i(acc_rdata_i[32*n +: 32]),
+          .y_i(y_i[SumBits*n +: SumBits]),
+          .add_i(pacc_add_q[3]),
+          .sum_o(acc_wdata_o[32*n +: 32]));
     end
   endgenerate
 
