@@ -63,19 +63,15 @@ module tpu_lite_gather #(
     words_m1 = ({{(7-LaneBits){1'b0}}, low} + {1'b0, len_m1}) >> LaneBits;
   endfunction
 
-  wire [RowBits-1:0] rows_m1_q = rows_m1_i, seg_rows_m1_q = seg_rows_m1_i;
-  wire [15:0] rstride_q = rstride_i, segstride_q = segstride_i;
   // (the checks keep segs and seglen at most N, and their product too: so a segment's
-  // words are at most MaxWords, its lanes below N; the narrow registers, widened below)
+  // words are at most MaxWords, its lanes below N: only their fields' low bits are taken)
   localparam integer NBits    = $clog2(N);
   localparam integer MaxWords = (B - 1 + N - 1) / B + 1;
   localparam integer WBits    = MaxWords > 1 ? $clog2(MaxWords) : 1;
-  wire [NBits-1:0] segs_m1_r = segs_m1_i[NBits-1:0], seglen_m1_r = seglen_m1_i[NBits-1:0];
-  wire [5:0]  segs_m1_q   = {{(6-NBits){1'b0}}, segs_m1_r};
-  wire [5:0]  seglen_m1_q = {{(6-NBits){1'b0}}, seglen_m1_r};
-  wire [AddrBits-1:0] tstride_q = tstride_i;
+  wire [5:0]  segs_m1   = {{(6-NBits){1'b0}}, segs_m1_i[NBits-1:0]};
+  wire [5:0]  seglen_m1 = {{(6-NBits){1'b0}}, seglen_m1_i[NBits-1:0]};
   // the 16-bit strides at the addresses' width
-  wire [63:0] rstride64 = {48'd0, rstride_q}, segstride64 = {48'd0, segstride_q};
+  wire [63:0] rstride64 = {48'd0, rstride_i}, segstride64 = {48'd0, segstride_i};
   wire [AddrBits-1:0] rstride_a   = rstride64[AddrBits-1:0];
   wire [AddrBits-1:0] segstride_a = segstride64[AddrBits-1:0];
   localparam [AddrBits-1:0] WordStep = B[AddrBits-1:0];
@@ -91,20 +87,19 @@ module tpu_lite_gather #(
   wire [5:0]  rq_s_q = {{(6-NBits){1'b0}}, rq_s_r};
   wire [6:0]  rq_w_q = {{(7-WBits){1'b0}}, rq_w_r};
   reg  [AddrBits-1:0] rq_tile_q, rq_row_q, rq_seg_q, rq_word_q;
-  wire [3:0]  tiles_m1_q = tiles_m1_i;
-  wire        rq_last_w   = rq_w_q == words_m1(rq_seg_q[LaneBits-1:0], seglen_m1_q);
-  wire        rq_last_s   = rq_s_q == segs_m1_q;
-  wire        rq_last_r   = rq_r_q == seg_rows_m1_q;
+  wire        rq_last_w   = rq_w_q == words_m1(rq_seg_q[LaneBits-1:0], seglen_m1);
+  wire        rq_last_s   = rq_s_q == segs_m1;
+  wire        rq_last_r   = rq_r_q == seg_rows_m1_i;
   wire        rq_step     = rq_on_q && grant_i;
   wire [AddrBits-1:0] next_seg  = rq_seg_q + segstride_a;
   wire [AddrBits-1:0] next_row  = rq_row_q + rstride_a;
-  wire [AddrBits-1:0] next_tile = rq_tile_q + tstride_q;
+  wire [AddrBits-1:0] next_tile = rq_tile_q + tstride_i;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       rq_on_q <= 1'b0;
     end else if (start_i) begin
       rq_on_q <= 1'b1;   // (every job has a row with segments: rhm's all, rw's the first k)
-    end else if (rq_step && rq_last_w && rq_last_s && rq_last_r && rq_t_q == tiles_m1_q) begin
+    end else if (rq_step && rq_last_w && rq_last_s && rq_last_r && rq_t_q == tiles_m1_i) begin
       rq_on_q <= 1'b0;
     end
     if (start_i) begin
@@ -159,20 +154,20 @@ module tpu_lite_gather #(
   reg  [NBits:0]     bt_lane_r;                      // the segment's first lane (at most N)
   wire [6:0]         bt_lane_q = {{(6-NBits){1'b0}}, bt_lane_r};
   reg  [N*8-1:0]     row_q;
-  wire               bt_has_segs = bt_r_q <= seg_rows_m1_q;
-  wire               bt_last_w   = bt_w_q == words_m1(bt_seg_low_q, seglen_m1_q);
-  wire               bt_last_s   = bt_s_q == segs_m1_q;
-  wire               bt_last_r   = bt_r_q == rows_m1_q;
-  wire               bt_last_t   = bt_t_q == tiles_m1_q;
+  wire               bt_has_segs = bt_r_q <= seg_rows_m1_i;
+  wire               bt_last_w   = bt_w_q == words_m1(bt_seg_low_q, seglen_m1);
+  wire               bt_last_s   = bt_s_q == segs_m1;
+  wire               bt_last_r   = bt_r_q == rows_m1_i;
+  wire               bt_last_t   = bt_t_q == tiles_m1_i;
   wire               offered     = full_q && row_ready_i;
   wire               free        = !full_q || offered;   // row_q can take the next row's bytes now
   wire               take_beat   = bt_on_q && free && bt_has_segs && beat_i;
   wire               seg_done    = take_beat && bt_last_w;
   // the row is complete: its last segment's last beat, or at once without segments
   wire               row_done    = bt_on_q && free && (bt_has_segs ? seg_done && bt_last_s : 1'b1);
-  wire [LaneBits-1:0] next_tile_low = bt_tile_low_q + tstride_q[LaneBits-1:0];
-  wire [LaneBits-1:0] next_row_low = bt_last_r ? next_tile_low : bt_row_low_q + rstride_q[LaneBits-1:0];
-  wire [LaneBits-1:0] next_seg_low = bt_seg_low_q + segstride_q[LaneBits-1:0];
+  wire [LaneBits-1:0] next_tile_low = bt_tile_low_q + tstride_i[LaneBits-1:0];
+  wire [LaneBits-1:0] next_row_low = bt_last_r ? next_tile_low : bt_row_low_q + rstride_i[LaneBits-1:0];
+  wire [LaneBits-1:0] next_seg_low = bt_seg_low_q + segstride_i[LaneBits-1:0];
 
   // The beat's bytes in their lanes: lane i takes the segment's byte i - first (when
   // first <= i <= first + seglen - 1), which lies at byte pos = i - first + low of the
@@ -180,7 +175,7 @@ module tpu_lite_gather #(
   // (A lane's compare and a byte multiplexer, not a compare for every byte and lane.)
   localparam integer PosBits = 7 + LaneBits + 1;
   wire [PosBits-1:0] to_pos   = {{(PosBits-LaneBits){1'b0}}, bt_seg_low_q} - {{(PosBits-7){1'b0}}, bt_lane_q};
-  wire [7:0]         seg_last = {1'b0, bt_lane_q} + {2'b0, seglen_m1_q};   // the segment's last lane
+  wire [7:0]         seg_last = {1'b0, bt_lane_q} + {2'b0, seglen_m1};   // the segment's last lane
   reg  [N*8-1:0]     placed;
   reg  [PosBits-1:0] pos;
   integer i;
@@ -232,7 +227,7 @@ module tpu_lite_gather #(
           if (!bt_last_s) begin
             bt_s_r       <= bt_s_r + 1'b1;
             bt_seg_low_q <= next_seg_low;
-            bt_lane_r    <= bt_lane_r + {1'b0, seglen_m1_r} + 1'b1;
+            bt_lane_r    <= bt_lane_r + {1'b0, seglen_m1_i[NBits-1:0]} + 1'b1;
           end
         end
       end
@@ -259,7 +254,7 @@ module tpu_lite_gather #(
   assign row_valid_o = full_q;
   assign row_o       = row_q;
   assign err_o       = err_q;
-  assign bytes_o     = seg_done ? {1'b0, seglen_m1_q} + 7'd1 : 7'd0;
+  assign bytes_o     = seg_done ? {1'b0, seglen_m1} + 7'd1 : 7'd0;
 
   wire unused = ^{rq_row_q[LaneBits-1:0], rstride64, segstride64, segs_m1_i[5:NBits], seglen_m1_i[5:NBits]};
 endmodule

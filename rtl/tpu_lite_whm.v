@@ -53,17 +53,13 @@ module tpu_lite_whm #(
   reg         on_q, err_q;
   reg  [UbBits-1:0] r_q, ub_q;   // (rows below UbRows: checked)
   reg  [5:0]  g_q;
-  wire [UbBits-1:0] rows_m1_q = rows_m1_i;
-  wire [5:0]  groups_m1_q = groups_m1_i;
   // (a row's len is at most N, checked: its words at most MaxWords)
   localparam integer MaxWords = (B - 1 + N - 1) / B + 1;
   localparam integer WBits    = MaxWords > 1 ? $clog2(MaxWords) : 1;
-  wire [NBits-1:0] len_m1_r = len_m1_i;
   reg  [WBits-1:0] w_r;
-  wire [5:0]  len_m1_q = {{(6-NBits){1'b0}}, len_m1_r};
-  wire [15:0] stride_q = stride_i, gstride_q = gstride_i;
+  wire [5:0]  len_m1 = {{(6-NBits){1'b0}}, len_m1_i};
   reg  [AddrBits-1:0] row_addr_q, grp_addr_q;
-  wire [63:0] stride64 = {48'd0, stride_q}, gstride64 = {48'd0, gstride_q};
+  wire [63:0] stride64 = {48'd0, stride_i}, gstride64 = {48'd0, gstride_i};
   wire [AddrBits-1:0] stride_a = stride64[AddrBits-1:0], gstride_a = gstride64[AddrBits-1:0];
   reg         rd_left_q;                // rows still to read
   reg         got_q;                    // a row read last cycle: its data is on the port
@@ -72,11 +68,11 @@ module tpu_lite_whm #(
   reg  [AddrBits-1:0] wr_addr_q;        // that row's first byte
   wire [6:0]  w_q = {{(7-WBits){1'b0}}, w_r};   // its word being written
 
-  wire last_r    = r_q == rows_m1_q;
-  wire last_g    = g_q == groups_m1_q;
+  wire last_r    = r_q == rows_m1_i;
+  wire last_g    = g_q == groups_m1_i;
   wire read      = on_q && rd_left_q && !got_q && (!have_q || w_last_go);
   wire rd_fire   = read && ub_grant_i;
-  wire [6:0] words_m1 = ({{(7-LaneBits){1'b0}}, wr_addr_q[LaneBits-1:0]} + {1'b0, len_m1_q}) >> LaneBits;
+  wire [6:0] words_m1 = ({{(7-LaneBits){1'b0}}, wr_addr_q[LaneBits-1:0]} + {1'b0, len_m1}) >> LaneBits;
   wire w_last    = w_q == words_m1;
   wire w_go      = have_q && w_grant_i;
   wire w_last_go = w_go && w_last;
@@ -153,7 +149,7 @@ module tpu_lite_whm #(
   always @(*) begin
     for (k = 0; k < B; k = k + 1) begin
       lane     = to_lane + k[OffBits-1:0];   // (negative: before the row's first byte)
-      wstrb[k] = !lane[OffBits-1] && lane <= {{(OffBits-6){1'b0}}, len_m1_q};
+      wstrb[k] = !lane[OffBits-1] && lane <= {{(OffBits-6){1'b0}}, len_m1};
       at       = word_base + k[6+LaneBits:0];
       wdata[8*k +: 8] = row_q[8*at[NBits-1:0] +: 8];
     end
@@ -169,7 +165,7 @@ module tpu_lite_whm #(
   assign w_addr_o  = {{(32-AddrBits){1'b0}}, word_addr[AddrBits-1:0]};
   assign w_data_o  = wdata;
   assign w_strb_o  = wstrb;
-  assign bytes_o   = w_last_go ? {1'b0, len_m1_q} + 7'd1 : 7'd0;
+  assign bytes_o   = w_last_go ? {1'b0, len_m1} + 7'd1 : 7'd0;
 
   wire unused = ^{stride64, gstride64, word_addr, low64, at};
 endmodule
