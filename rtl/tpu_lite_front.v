@@ -197,8 +197,8 @@ module tpu_lite_front #(
   // rows are done with, its rows being in order)
   reg  [UbE-1:0]  m_hi_q, a_hi_q, p_hi_q;
   reg  [AccE-1:0] c_hi_q;
-  wire [UbE-1:0]  m_lo_q = {1'b0, c_m_row_i}, a_lo_q = {1'b0, c_a_row_i}, p_lo_q = {1'b0, c_a_params_i};
-  wire [AccE-1:0] c_lo_q = {1'b0, c_a_acc_i};
+  wire [UbE-1:0]  m_lo = {1'b0, c_m_row_i}, a_lo = {1'b0, c_a_row_i}, p_lo = {1'b0, c_a_params_i};
+  wire [AccE-1:0] c_lo = {1'b0, c_a_acc_i};
   wire [UbE-1:0]  ub_lo  = {1'b0, d_q[TPU_MMC_UB_LSB +: UbBits]};
   wire [AccE-1:0] acc_lo = {1'b0, d_q[TPU_MMC_ACC_LSB +: AccBits]};
   wire [UbE-1:0]  par_lo = {1'b0, d_q[TPU_ACT_PARAMS_LSB +: UbBits]};
@@ -210,11 +210,11 @@ module tpu_lite_front #(
   endfunction
   // an rhm writes rows one of them reads or the act writes; an mmc writes accumulator
   // rows the act reads, or reads rows it writes
-  wire rhm_hazard = (c_mbusy_i && ub_overlap(ub_lo, d_ub_end_q, m_lo_q, m_hi_q)) ||
-                    (c_abusy_i && (ub_overlap(ub_lo, d_ub_end_q, a_lo_q, a_hi_q) ||
-                                   ub_overlap(ub_lo, d_ub_end_q, p_lo_q, p_hi_q)));
-  wire mmc_hazard = c_abusy_i && (acc_overlap(acc_lo, d_acc_end_q, c_lo_q, c_hi_q) ||
-                                  ub_overlap(ub_lo, d_ub_end_q, a_lo_q, a_hi_q));
+  wire rhm_hazard = (c_mbusy_i && ub_overlap(ub_lo, d_ub_end_q, m_lo, m_hi_q)) ||
+                    (c_abusy_i && (ub_overlap(ub_lo, d_ub_end_q, a_lo, a_hi_q) ||
+                                   ub_overlap(ub_lo, d_ub_end_q, p_lo, p_hi_q)));
+  wire mmc_hazard = c_abusy_i && (acc_overlap(acc_lo, d_acc_end_q, c_lo, c_hi_q) ||
+                                  ub_overlap(ub_lo, d_ub_end_q, a_lo, a_hi_q));
   wire c_busy     = c_mbusy_i || c_abusy_i;
 
   // ---- dispatch -------------------------------------------------------------------------------------
