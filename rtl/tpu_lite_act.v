@@ -70,7 +70,8 @@ module tpu_lite_act #(
   reg [NBits-1:0]    i_q;                 // the lane
   reg [N*8-1:0]      shifts_q, wr_q;
   reg [N*8-9:0]      out_q;               // the row's lanes but the last, as their results come
-  reg [31:0]         x_q, mult_q;        // the value's sat(acc + bias), its multiplier
+  reg [32:0]         x_q;                 // the value's acc + bias (33 bits: the requantization saturates it)
+  reg [31:0]         mult_q;              // its multiplier
   reg [7:0]          best_q;
   reg                fault_q;
   // the value being requantized: its lane, whether it is its lane's last plane, its row's
@@ -132,17 +133,16 @@ module tpu_lite_act #(
     for (l = 0; l < N; l = l + 1) shift_bad = shift_bad | |ub_rdata_i[8*l+6 +: 2];
   end
 
-  // the value: its accumulator plus its bias, saturated (both arrive in SBias)
-  wire [31:0] x_sum;
-  tpu_sat_add32 u_bias (.a_i(acc_rdata_i[32*i_q +: 32]), .b_i(p_word), .sum_o(x_sum));
+  // the value: its accumulator plus its bias (both arrive in SBias)
+  wire [31:0] acc_word = acc_rdata_i[32*i_q +: 32];
+  wire [32:0] x_sum    = {acc_word[31], acc_word} + {p_word[31], p_word};
   wire       rq_done;
   wire [7:0] rq_q;
   tpu_lite_requant u_requant (
       .clk_i,
       .rst_ni,
       .start_i(rq_go),
-      .acc_i(x_q),                      // (its bias added here: none there)
-      .bias_i(32'd0),
+      .x_i(x_q),
       .mult_i(mult_q),
       .shift_i(shifts_q[8*i_q +: 6]),   // (i_q: the value starting)
       .zp_i(zp_q),

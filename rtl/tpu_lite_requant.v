@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The lite core's requantization (docs/isa.md, "Numerics"): a value in eight cycles, a
-// new one every four, with one 16 x 16 multiplier (with TPU_ICE40_DSP an SB_MAC16): the saturating bias add, the magnitudes, the 32 x 32
-// product of the magnitudes as four 16 x 16 products added in 16-bit chunks from the
+// new one every four, with one 16 x 16 multiplier (with TPU_ICE40_DSP an SB_MAC16): the
+// magnitudes (x = acc + bias comes as a 33-bit sum, its int32 saturation taken with its
+// magnitude, tpu_magnitude), the 32 x 32 product of the magnitudes as four 16 x 16 products added in 16-bit chunks from the
 // low end, then the rounding shift, zero point and clamp. Bit-exact with tpu_requant and
 // the golden model.
 //
@@ -14,9 +15,8 @@
 module tpu_lite_requant (
     input  wire        clk_i,
     input  wire        rst_ni,
-    input  wire        start_i,   // shift_i, zp_i and relu_i are sampled now, acc_i, bias_i and
-    input  wire [31:0] acc_i,     // mult_i the cycle after (held: their magnitudes are taken then)
-    input  wire [31:0] bias_i,
+    input  wire        start_i,   // shift_i, zp_i and relu_i are sampled now, x_i and mult_i
+    input  wire [32:0] x_i,       // the cycle after (held: their magnitudes are taken then)
     input  wire [31:0] mult_i,
     input  wire [5:0]  shift_i,
     input  wire [7:0]  zp_i,
@@ -44,8 +44,10 @@ module tpu_lite_requant (
   reg         above_q;                // a chunk above q is not zero
 
   wire [6:0]  e16 = {1'b0, shift_i} + 7'd15;
-  wire [31:0] x_sum;
-  tpu_sat_add32 u_bias (.a_i(acc_i), .b_i(bias_i), .sum_o(x_sum));
+  // x's magnitude (saturated to int32 when the sum overflows: its two top bits differ)
+  wire [31:0] x_mag, m_mag;
+  tpu_magnitude #(.Width(32)) u_x_mag (.x_i(x_i[31:0]), .neg_i(x_i[32]), .sat_i(x_i[32] ^ x_i[31]), .y_o(x_mag));
+  tpu_magnitude #(.Width(32)) u_m_mag (.x_i(mult_i), .neg_i(mult_i[31]), .sat_i(1'b0), .y_o(m_mag));
 
   // the multiplier: product k (asked in step k + 2) of the magnitudes' halves (0: low x
   // low; 1: high x low; 2: low x high; 3: high x high), registered; the sum adds it the
@@ -108,9 +110,9 @@ module tpu_lite_requant (
       fr_q    <= e16[3:0];
     end
     if (st_q[0]) begin
-      xm_q   <= x_sum[31] ? -x_sum : x_sum;   // (|-2^31| = 2^31 fits unsigned)
-      mm_q   <= mult_i[31] ? -mult_i : mult_i;
-      fneg_q <= x_sum[31] ^ mult_i[31];
+      xm_q   <= x_mag;   // (|-2^31| = 2^31 fits unsigned)
+      mm_q   <= m_mag;
+      fneg_q <= x_i[32] ^ mult_i[31];
     end
     if (st_q[3]) begin   // the value's own copy from here on
       bneg_q  <= fneg_q;
@@ -145,7 +147,8 @@ module tpu_lite_requant (
   // matter, since anything from 512 on clamps for every int8 zero point
   wire [9:0]  mag     = {1'b0, v[9:1]} + {9'd0, v[0]};
   wire        big     = upper || v[10] || mag[9];
-  wire [10:0] y       = neg_q ? -{1'b0, mag} : {1'b0, mag};
+  wire [10:0] y;
+  tpu_magnitude #(.Width(11)) u_y (.x_i({1'b0, mag}), .neg_i(neg_q), .sat_i(1'b0), .y_o(y));
   wire [10:0] t       = y + {{3{zp_q[7]}}, zp_q};
   wire [10:0] lo_lim  = relu_q ? {{3{zp_q[7]}}, zp_q} : 11'h780;  // -128
   wire        under   = $signed(t) < $signed(lo_lim);

@@ -82,19 +82,22 @@ for case in "tpu_mul8x2 Top=0" "tpu_mul8x2 Top=1" "tpu_pe LogicProduct=1"; do
     read_verilog -DTPU_ECP5_CARRY -Irtl rtl/tpu_*.v; chparam -set ${opt%=*} ${opt#*=} $top;
     hierarchy -check -top $top; proc; check -assert"
 done
-# The iCE40 forms (TPU_ICE40_DSP: SB_MAC16s, sim/models/SB_MAC16.v): the array without skew,
-# also with two products from block RAM tables (FreeDsp, tpu_nibble_mul), and the lite
-# core's requantization.
-for case in "tpu_mac_array FreeDsp=0" "tpu_mac_array FreeDsp=1" "tpu_lite_requant -"; do
+# The iCE40 forms (TPU_ICE40_DSP: SB_MAC16s, sim/models/SB_MAC16.v; TPU_ICE40_CARRY: carry
+# chains of SB_CARRY and SB_LUT4 cells): the array without skew, also with two products
+# from block RAM tables (FreeDsp, tpu_nibble_mul), the lite core's requantization and the
+# magnitude it takes with carry cells.
+ice40_defs=(-DTPU_ICE40_DSP -DTPU_ICE40_CARRY)
+ice40_models=(sim/models/SB_MAC16.v sim/models/SB_CARRY.v sim/models/SB_LUT4.v)
+for case in "tpu_mac_array FreeDsp=0" "tpu_mac_array FreeDsp=1" "tpu_lite_requant -" "tpu_magnitude Width=11"; do
   top=${case% *} opt=${case#* }
   gflag=() pflag=() chp=""
   [ "$opt" != - ] && gflag=(-G"$opt") pflag=(-P"$top.$opt") chp="chparam -set ${opt%=*} ${opt#*=} $top;"
-  run "verilator $top $opt TPU_ICE40_DSP" verilator --lint-only -Wall -DTPU_ICE40_DSP -y rtl -y sim/models \
+  run "verilator $top $opt TPU_ICE40_DSP/CARRY" verilator --lint-only -Wall "${ice40_defs[@]}" -y rtl -y sim/models \
     "${gflag[@]}" --top-module "$top" "rtl/$top.v"
-  run "iverilog $top $opt TPU_ICE40_DSP" iverilog -g2005 -Wall -DTPU_ICE40_DSP -I rtl -o /dev/null \
-    -s "$top" "${pflag[@]}" rtl/tpu_*.v sim/models/SB_MAC16.v
-  run "yosys $top $opt TPU_ICE40_DSP" yosys -q -p "read_verilog -lib sim/models/SB_MAC16.v;
-    read_verilog -DTPU_ICE40_DSP -Irtl rtl/tpu_*.v; $chp hierarchy -check -top $top; proc; check -assert"
+  run "iverilog $top $opt TPU_ICE40_DSP/CARRY" iverilog -g2005 -Wall "${ice40_defs[@]}" -I rtl -o /dev/null \
+    -s "$top" "${pflag[@]}" rtl/tpu_*.v "${ice40_models[@]}"
+  run "yosys $top $opt TPU_ICE40_DSP/CARRY" yosys -q -p "read_verilog -lib ${ice40_models[*]};
+    read_verilog ${ice40_defs[*]} -Irtl rtl/tpu_*.v; $chp hierarchy -check -top $top; proc; check -assert"
 done
 # The lite core's unified buffer in the UP5K's SPRAM (TPU_ICE40_SPRAM: tpu_ice40_spram).
 run "verilator tpu_lite_ub TPU_ICE40_SPRAM" verilator --lint-only -Wall -DTPU_ICE40_SPRAM -y rtl -y rtl/ice40 -y sim/models \

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <random>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -51,11 +53,22 @@ inline std::vector<RequantCase> requant_edge_cases() {
   };
 }
 
-// Sets a unit's operand inputs to a case (tpu_requant and tpu_small_requant name them alike).
+// Whether a unit takes acc + bias as one 33-bit sum x_i (tpu_lite_requant) instead of the
+// two operands (tpu_requant, tpu_small_requant).
+template <class Dut, class = void>
+struct takes_sum : std::false_type {};
+template <class Dut>
+struct takes_sum<Dut, std::void_t<decltype(std::declval<Dut&>().x_i)>> : std::true_type {};
+
+// Sets a unit's operand inputs to a case.
 template <class Dut>
 void drive_operands(Dut& dut, const RequantCase& c) {
-  dut.acc_i = uint32_t(c.acc);
-  dut.bias_i = uint32_t(c.p.bias);
+  if constexpr (takes_sum<Dut>::value) {
+    dut.x_i = uint64_t(int64_t(c.acc) + int64_t(c.p.bias)) & ((uint64_t(1) << 33) - 1);
+  } else {
+    dut.acc_i = uint32_t(c.acc);
+    dut.bias_i = uint32_t(c.p.bias);
+  }
   dut.mult_i = uint32_t(c.p.multiplier);
   dut.shift_i = c.p.shift;
   dut.zp_i = uint8_t(c.zp);

@@ -21,7 +21,8 @@ namespace {
 
 void run_cases(const std::vector<test::RequantCase>& cases) {
   // the start and seven steps; shift, zero point and ReLU are sampled at the start, the
-  // accumulator, bias and multiplier the cycle after (here that cycle, then seven counted)
+  // sum (accumulator plus bias, 33 bits) and multiplier the cycle after (here that cycle,
+  // then seven counted)
   test::run_one_at_a_time<Vtpu_lite_requant>(
       cases, [](const test::RequantCase&) { return 7; },
       [](Vtpu_lite_requant& dut, const test::RequantCase& c) {
@@ -29,7 +30,8 @@ void run_cases(const std::vector<test::RequantCase>& cases) {
         dut.zp_i = 0x55;
         dut.relu_i = !c.relu;
         tick(dut);
-        dut.acc_i = dut.bias_i = dut.mult_i = 0xdeadbeef;
+        dut.x_i = 0x1deadbeefULL;
+        dut.mult_i = 0xdeadbeef;
       });
 }
 

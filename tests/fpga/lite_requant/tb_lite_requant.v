@@ -15,9 +15,9 @@ module tb_lite_requant;
   wire        done_rtl, done_net, ready_rtl, ready_net;
   wire [7:0]  q_rtl, q_net;
 
-  tpu_lite_requant u_rtl (.clk_i(clk), .rst_ni(rst_n), .start_i(start), .acc_i(acc), .bias_i(bias),
+  tpu_lite_requant u_rtl (.clk_i(clk), .rst_ni(rst_n), .start_i(start), .x_i({acc[31], acc} + {bias[31], bias}),
       .mult_i(mult), .shift_i(shift), .zp_i(zp), .relu_i(relu), .done_o(done_rtl), .ready_o(ready_rtl), .q_o(q_rtl));
-  tpu_lite_requant_ice40 u_net (.clk_i(clk), .rst_ni(rst_n), .start_i(start), .acc_i(acc), .bias_i(bias),
+  tpu_lite_requant_ice40 u_net (.clk_i(clk), .rst_ni(rst_n), .start_i(start), .x_i({acc[31], acc} + {bias[31], bias}),
       .mult_i(mult), .shift_i(shift), .zp_i(zp), .relu_i(relu), .done_o(done_net), .ready_o(ready_net), .q_o(q_net));
 
   always #5 clk = ~clk;
