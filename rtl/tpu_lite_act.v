@@ -4,8 +4,10 @@
 // them (otherwise each value's bias and multiplier are read from the block itself), and
 // the shift row into a register, checked: a shift above 63 faults ACT_PARAM before any
 // output; then each output row lane by lane, each lane the maximum over the pooling
-// planes of its requantized accumulators (one at a time, tpu_lite_requant), and the row
-// written once its N lanes are done.
+// planes of its requantized accumulators (one at a time, tpu_lite_requant), written
+// into its byte of the row the cycle after its last plane's result (ub_be_o): the act's
+// writes take the unified buffer's port before anything else, so no result waits and
+// no row is assembled in flip-flops.
 `default_nettype none
 
 module tpu_lite_act #(
@@ -24,7 +26,8 @@ module tpu_lite_act #(
     output wire                ub_we_o,
     output wire [UbBits-1:0]   ub_addr_o,
     output wire [N*8-1:0]      ub_wdata_o,
-    input  wire                ub_grant_i,
+    output wire [N-1:0]        ub_be_o,     // (with ub_we_o) the bytes written
+    input  wire                ub_grant_i,  // (always, for a write)
     input  wire [N*8-1:0]      ub_rdata_i,  // the cycle after a granted read
     // the accumulators' read port
     output wire                acc_rd_o,
@@ -68,14 +71,13 @@ module tpu_lite_act #(
   reg                copied_q;            // a parameter row read last cycle (row p_q - 1)
   reg                direct_q;            // the outputs miss the parameter block: no copy
   reg [NBits-1:0]    i_q;                 // the lane
-  reg [N*8-1:0]      shifts_q, wr_q;
-  reg [N*8-9:0]      out_q;               // the row's lanes but the last, as their results come
+  reg [N*8-1:0]      shifts_q;
   reg [32:0]         x_q;                 // the value's acc + bias (33 bits: the requantization saturates it)
   reg [31:0]         mult_q;              // its multiplier
   reg [7:0]          best_q;
   reg                fault_q;
   // the value being requantized: its lane, whether it is its lane's last plane, its row's
-  // last lane; and the row waiting for its write (at wr_row_q)
+  // last lane; and the lane written now (its byte: best_q) of row wr_row_q
   // (two can be in the requantization: the older at 0, whose result comes first)
   reg                rq_v0_q, rq_v1_q;
   reg [NBits+2:0]    rq_e0_q, rq_e1_q;   // {lane, first plane, last plane, last lane}
@@ -84,26 +86,27 @@ module tpu_lite_act #(
   wire               rq_lp_q    = rq_e0_q[1];
   wire               rq_ll_q    = rq_e0_q[0];
   wire               rq_on_q    = rq_v0_q || rq_v1_q;
-  reg                wr_pend_q;
+  reg                wr_q;                // a lane's result is written now
+  reg [NBits-1:0]    wr_lane_q;
+  reg                wr_last_q;           // (its row's last lane: the next row after it)
   reg [15:0]         wr_row_q;
 
-  // A row waiting for its write goes first on the unified buffer's port; then the
-  // parameter rows (copied, or without the copy the shift row, then each value's bias and
-  // multiplier rows as they are needed).
+  // A lane's write goes first on the unified buffer's port; then the parameter rows
+  // (copied, or without the copy the shift row, then each value's bias and multiplier
+  // rows as they are needed).
   // (the rows of an act that passed its checks are below UbRows, their ends at most UbRows)
   wire [UbBits:0] i_ub      = {1'b0, instr_i[TPU_ACT_UB_LSB +: UbBits]};
   wire [UbBits:0] i_rows_m1 = {1'b0, instr_i[TPU_ACT_ROWS_LSB +: UbBits]};
   wire [UbBits:0] i_params  = {1'b0, instr_i[TPU_ACT_PARAMS_LSB +: UbBits]};
   localparam [UbBits:0] ParamRows = {{(UbBits-3){1'b0}}, TPU_ACT_PARAM_ROWS};
   wire direct_now = i_ub + i_rows_m1 + 1'b1 <= i_params || i_params + ParamRows <= i_ub;
-  wire copy_read = st_q == SCopy && p_q != 4'd9 && !wr_pend_q;
+  wire copy_read = st_q == SCopy && p_q != 4'd9;   // (no results yet: no writes)
   wire copy_take = copy_read && ub_grant_i;
-  wire p_read    = direct_q && !wr_pend_q && (st_q == SRead || st_q == SBias || st_q == SMreq);
+  wire p_read    = direct_q && !wr_q && (st_q == SRead || st_q == SBias || st_q == SMreq);
   wire p_take    = p_read && ub_grant_i;
   wire last_lane = i_q == N[NBits-1:0] - 1'b1;
   wire last_plane = g_q == pool_m1_q;
   wire last_row  = r_q == rows_m1_q;
-  wire wr_go     = wr_pend_q && ub_grant_i;
   // the parameter memory: the block's rows 0-7 (bias, multiplier words)
   // lane i's words: row i / (N / 4) of the four (bias rows 0-3, multiplier rows 4-7), word
   // i mod (N / 4) of the row
@@ -152,14 +155,11 @@ module tpu_lite_act #(
       .q_o(rq_q));
   wire [7:0] best = (rq_first_q || $signed(rq_q) > $signed(best_q)) ? rq_q : best_q;
 
-  // the requantization takes the held operands when it is free (or frees now); a row's
-  // last value waits until no other row is waiting for its write or about to
+  // the requantization takes the held operands when it is free (or frees now)
   wire rq_ready;
   wire row_ends = last_lane && last_plane;
-  wire ends_in  = (rq_v0_q && rq_e0_q[1] && rq_e0_q[0]) || (rq_v1_q && rq_e1_q[1] && rq_e1_q[0]);
-  wire rq_go    = st_q == SHold && rq_ready && !(row_ends && (wr_pend_q || ends_in));
+  wire rq_go    = st_q == SHold && rq_ready;
   wire [NBits+2:0] rq_new = {i_q, g_q == 4'd0, last_plane, last_lane};
-  wire row_done = rq_done && rq_lp_q && rq_ll_q;   // a row's last lane is out
 
   always @(posedge clk_i) begin
     fault_q <= 1'b0;
@@ -167,7 +167,7 @@ module tpu_lite_act #(
       st_q      <= SIdle;
       rq_v0_q   <= 1'b0;
       rq_v1_q   <= 1'b0;
-      wr_pend_q <= 1'b0;
+      wr_q      <= 1'b0;
     end else begin
       case (st_q)
         SIdle:  if (start_i) st_q <= SCopy;   // (without the copy: the shift row alone)
@@ -180,7 +180,7 @@ module tpu_lite_act #(
         SMreq:  if (p_take) st_q <= SMult;
         SMult:  st_q <= SHold;
         SHold:  if (rq_go) st_q <= row_ends && last_row ? SLast : SRead;
-        default: if (!rq_on_q && !wr_pend_q) st_q <= SIdle;   // SLast
+        default: if (!rq_on_q && !wr_q) st_q <= SIdle;   // SLast
       endcase
       // the values in the requantization: started at the back, done from the front
       case ({rq_done, rq_go})
@@ -188,8 +188,7 @@ module tpu_lite_act #(
         2'b01: if (!rq_v0_q) rq_v0_q <= 1'b1; else rq_v1_q <= 1'b1;
         default: ;   // (both: as many as before; none)
       endcase
-      if (row_done) wr_pend_q <= 1'b1;
-      else if (wr_go) wr_pend_q <= 1'b0;
+      wr_q <= rq_done && rq_lp_q;   // (a lane's last plane: its result is final)
     end
   end
 
@@ -242,22 +241,14 @@ module tpu_lite_act #(
         end
       end
     end
-    // a result: the lane's maximum so far; its last plane's goes into the row, and a
-    // row's last lane sends the row to its write
-    if (rq_done) best_q <= best;
-    if (row_done) wr_q <= {best, out_q[N*8-9:0]};   // (a row's last result is its last lane's)
-    if (wr_go) wr_row_q <= wr_row_q + 16'd1;
-  end
-
-  // a lane's result into the row, each lane with its own enable (not out_q[8 * rq_i_q +: 8]:
-  // Yosys makes that a multiplexer in front of every bit)
-  genvar gl;
-  generate
-    for (gl = 0; gl < N - 1; gl = gl + 1) begin : g_out   // (the last lane's goes straight to wr_q)
-      localparam [NBits-1:0] Me = gl;
-      always @(posedge clk_i) if (rq_done && rq_lp_q && rq_i_q == Me) out_q[8*gl +: 8] <= best;
+    // a result: the lane's maximum so far, written the cycle after its last plane's
+    if (rq_done) begin
+      best_q    <= best;
+      wr_lane_q <= rq_i_q;
+      wr_last_q <= rq_ll_q;
     end
-  endgenerate
+    if (wr_q && wr_last_q) wr_row_q <= wr_row_q + 16'd1;
+  end
 
   // the accumulator of lane i_q, plane g_q: read with its bias
   assign acc_rd_o      = st_q == SRead;
@@ -265,11 +256,12 @@ module tpu_lite_act #(
   assign busy_o     = st_q != SIdle || fault_q;   // (busy until the fault shows: nothing younger starts meanwhile)
   assign fault_o    = fault_q;
   wire [PBits-1:0] p_row_at = st_q == SRead ? bias_row : mult_row;
-  assign ub_req_o   = copy_read || wr_pend_q || p_read;
-  assign ub_we_o    = wr_pend_q;
-  assign ub_addr_o  = wr_pend_q ? wr_row_q[UbBits-1:0] :
+  assign ub_req_o   = copy_read || wr_q || p_read;
+  assign ub_we_o    = wr_q;
+  assign ub_addr_o  = wr_q ? wr_row_q[UbBits-1:0] :
                       params_q + {{(UbBits-4){1'b0}}, copy_read ? p_q : {1'b0, p_row_at}};
-  assign ub_wdata_o = wr_q;
+  assign ub_wdata_o = {N{best_q}};
+  assign ub_be_o    = {{(N-1){1'b0}}, 1'b1} << wr_lane_q;
   assign row_ub_o   = wr_row_q[UbBits-1:0];
   assign params_o   = params_q;
   assign row_acc_o  = row_acc_q[AccBits-1:0];

@@ -4,7 +4,7 @@
 // where their rows meet), with the multiply array (tpu_mac_array) and the accumulators
 // (a row of N words per address, scrubbed after reset and every run). On the shared
 // ports the mmc goes first: the accumulators' read port (its sums' reads), the unified
-// buffer's port (its input rows).
+// buffer's port (its input rows) but for the act's writes, which never wait.
 // The unified buffer's port and the weight FIFO's read port are the core's.
 `default_nettype none
 
@@ -31,7 +31,8 @@ module tpu_lite_compute #(
     output wire                 ub_we_o,
     output wire [UbBits-1:0]    ub_addr_o,
     output wire [N*8-1:0]       ub_wdata_o,
-    input  wire                 ub_grant_i,
+    output wire [N-1:0]         ub_be_o,       // (with ub_we_o) the bytes written
+    input  wire                 ub_grant_i,    // (always, for a write)
     input  wire [N*8-1:0]       ub_rdata_i,
     // the weight FIFO's read port
     output wire                 wf_rd_o,
@@ -65,8 +66,12 @@ module tpu_lite_compute #(
   reg [PcBits-1:0] act_pc_q;   // (only an act faults)
   always @(posedge clk_i) if (take_i && !is_mmc) act_pc_q <= pc_i;
 
+  // the unified buffer's port: the act's writes, then the mmc's reads, then the act's reads
+  wire                 m_ub_req, a_ub_req, a_ub_we;
+  wire                 a_first = (a_ub_req && a_ub_we) || !m_ub_req;   // the act has the port
+
   // mmc
-  wire                 m_busy, m_drain, m_ub_req, m_w_we, m_acc_rd, m_acc_wr;
+  wire                 m_busy, m_drain, m_w_we, m_acc_rd, m_acc_wr;
   wire [UbBits-1:0]    m_ub_addr;
   wire [NBits-1:0]     m_w_row;
   wire [N*8-1:0]       m_w, m_x;
@@ -82,7 +87,7 @@ module tpu_lite_compute #(
       .drain_o(m_drain),
       .ub_req_o(m_ub_req),
       .ub_addr_o(m_ub_addr),
-      .ub_grant_i(ub_grant_i && m_ub_req),
+      .ub_grant_i(ub_grant_i && m_ub_req && !a_first),
       .ub_rdata_i,
       .wf_rd_o,
       .wf_addr_o,
@@ -112,7 +117,7 @@ module tpu_lite_compute #(
       .y_o(y));
 
   // act
-  wire               a_busy, a_ub_req, a_ub_we, a_acc_rd;
+  wire               a_busy, a_acc_rd;
   wire [UbBits-1:0]  a_ub_addr;
   wire [AccBits-1:0] a_acc_rd_addr;
   tpu_lite_act #(.ArraySize(N), .UbRows(UbRows), .AccRows(AccRows)) u_act (
@@ -126,7 +131,8 @@ module tpu_lite_compute #(
       .ub_we_o(a_ub_we),
       .ub_addr_o(a_ub_addr),
       .ub_wdata_o,
-      .ub_grant_i(ub_grant_i && !m_ub_req),
+      .ub_be_o,
+      .ub_grant_i(ub_grant_i && a_first),
       .ub_rdata_i,
       .acc_rd_o(a_acc_rd),
       .acc_grant_i(!m_acc_rd),
@@ -160,8 +166,8 @@ module tpu_lite_compute #(
   assign dbg_busy_o   = {a_busy, m_busy};
   assign fault_pc_o   = act_pc_q;
   assign ub_req_o     = m_ub_req || a_ub_req;
-  assign ub_we_o      = !m_ub_req && a_ub_we;
-  assign ub_addr_o    = m_ub_req ? m_ub_addr : a_ub_addr;
+  assign ub_we_o      = a_ub_req && a_ub_we;
+  assign ub_addr_o    = a_first ? a_ub_addr : m_ub_addr;
   assign m_row_o      = m_ub_addr;   // (the mmc's next input row)
   assign scrub_busy_o = scrubbing;
 endmodule

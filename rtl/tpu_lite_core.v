@@ -174,6 +174,7 @@ module tpu_lite_core #(
   wire              c_ub_req, c_ub_we, fe_ub_req, fe_ub_we;
   wire [UbBits-1:0] c_ub_addr, fe_ub_addr;
   wire [N*8-1:0]    c_ub_wdata, fe_ub_wdata, ub_rdata;
+  wire [N-1:0]      c_ub_be;
   wire              ub_scrubbing;
   wire [UbBits-1:0] ub_scrub_row;
   tpu_scrub #(.Rows(UbRows)) u_ub_scrub (
@@ -185,11 +186,13 @@ module tpu_lite_core #(
   assign scrub_busy_ub = ub_scrubbing;
   wire c_ub_grant  = !ub_scrubbing && c_ub_req;
   wire fe_ub_grant = !ub_scrubbing && !c_ub_req && fe_ub_req;
-  wire ub_we       = c_ub_grant ? c_ub_we : fe_ub_we;
+  // the bytes written: every byte of a scrubbed row or the front end's, the act's one lane
+  wire [N-1:0] ub_we = ub_scrubbing ? {N{1'b1}} : c_ub_grant ? (c_ub_we ? c_ub_be : {N{1'b0}}) :
+                       {N{fe_ub_we}};
   tpu_lite_ub #(.Width(N * 8), .Rows(UbRows)) u_ub (
       .clk_i,
       .en_i(ub_scrubbing || c_ub_grant || fe_ub_grant),
-      .we_i(ub_scrubbing || ub_we),
+      .we_i(ub_we),
       .addr_i(ub_scrubbing ? ub_scrub_row : c_ub_grant ? c_ub_addr : fe_ub_addr),
       .wdata_i(ub_scrubbing ? {N*8{1'b0}} : c_ub_grant ? c_ub_wdata : fe_ub_wdata),
       .rdata_o(ub_rdata));
@@ -293,6 +296,7 @@ module tpu_lite_core #(
       .ub_we_o(c_ub_we),
       .ub_addr_o(c_ub_addr),
       .ub_wdata_o(c_ub_wdata),
+      .ub_be_o(c_ub_be),
       .ub_grant_i(c_ub_grant),
       .ub_rdata_i(ub_rdata),
       .wf_rd_o(wf_rd),

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The lite core's unified buffer: Rows rows of Width bits, one access a cycle (a read or
-// a write), read data the cycle after its read and good only until the next access.
+// a write of some of a row's bytes), read data the cycle after its read and good only
+// until the next access.
 // With TPU_ICE40_SPRAM defined (the iCEBreaker build) it is the UP5K's single-port RAM
 // (tpu_ice40_spram: SB_SPRAM256KA blocks side by side, which leaves the block RAMs to
 // the accumulators, the weight FIFO and the fetch ring); otherwise a tpu_small_ram
-// whose read data, as the SPRAM's, is undefined after a write: simulation inverts it,
-// so that a core that reads it late fails its differential tests.
+// a byte wide each, whose read data, as the SPRAM's, is undefined after a write:
+// simulation inverts it, so that a core that reads it late fails its differential tests.
 `default_nettype none
 
 module tpu_lite_ub #(
@@ -14,7 +15,7 @@ module tpu_lite_ub #(
 ) (
     input  wire                clk_i,
     input  wire                en_i,     // an access
-    input  wire                we_i,     // (with en_i) a write, else a read
+    input  wire [Width/8-1:0]  we_i,     // (with en_i) the bytes written; none: a read
     input  wire [RowBits-1:0]  addr_i,
     input  wire [Width-1:0]    wdata_i,
     output wire [Width-1:0]    rdata_o
@@ -32,24 +33,30 @@ module tpu_lite_ub #(
   tpu_ice40_spram #(.DataWidth(Width), .MemBytes(16384 * Width / 8)) u_spram (
       .clk_i,
       .en_i,
-      .we_i({(Width/8){we_i}}),
+      .we_i(we_i),
       .addr_i({{(14-RowBits){1'b0}}, addr_i}),
       .wdata_i,
       .rdata_o);
 `else
   wire [Width-1:0] rd;
+  wire             write = |we_i;
   reg              stale_q;   // a write came after the last read
   always @(posedge clk_i) begin
-    if (en_i) stale_q <= we_i;
+    if (en_i) stale_q <= write;
   end
-  tpu_small_ram #(.Width(Width), .Depth(Rows)) u_ram (
-      .clk_i,
-      .rd_en_i(en_i && !we_i),
-      .rd_addr_i(addr_i),
-      .rd_data_o(rd),
-      .wr_en_i(en_i && we_i),
-      .wr_addr_i(addr_i),
-      .wr_data_i(wdata_i));
+  genvar b;
+  generate
+    for (b = 0; b < Width / 8; b = b + 1) begin : g_byte
+      tpu_small_ram #(.Width(8), .Depth(Rows)) u_ram (
+          .clk_i,
+          .rd_en_i(en_i && !write),
+          .rd_addr_i(addr_i),
+          .rd_data_o(rd[8*b +: 8]),
+          .wr_en_i(en_i && we_i[b]),
+          .wr_addr_i(addr_i),
+          .wr_data_i(wdata_i[8*b +: 8]));
+    end
+  endgenerate
   assign rdata_o = stale_q ? ~rd : rd;
 `endif
 endmodule
