@@ -2,8 +2,9 @@
 // The lite core's device-memory port: single-word AXI4 reads for two requesters (the
 // fetch and the DMA: the DMA first, unless the fetch is about to run dry), several in flight, their beats returned in
 // order to the one that asked; and single-word writes with byte strobes (the DMA),
-// several in flight, their responses counted. Each channel's request waits in a
-// register of its own, so that a request, once on the bus, stays as AXI wants.
+// several in flight, their responses counted. A read request waits in a register of its
+// own, so that, once on the bus, it stays as AXI wants; a write is the requester's own
+// address, data and strobes, which it holds until w_grant_o (both taken).
 `default_nettype none
 `include "tpu_axi_ports.vh"
 
@@ -32,7 +33,7 @@ module tpu_lite_bus #(
     input  wire [31:0]           w_addr_i,
     input  wire [DataBits-1:0]   w_data_i,
     input  wire [DataBits/8-1:0] w_strb_i,
-    output wire                  w_grant_o,
+    output wire                  w_grant_o,   // the write's address and data are taken
     output wire                  w_busy_o,    // writes without their response
     output wire                  w_err_o,     // a response with an error, this cycle
     `TPU_AXI_RD_MASTER_PORTS(m_axi_, DataBits),
@@ -93,47 +94,37 @@ module tpu_lite_bus #(
   assign rd_busy_o        = inflight_q != {(TagBits+1){1'b0}};
 
   // ---- writes ----------------------------------------------------------------------------
-  reg                 aw_valid_q, wv_q;
-  reg  [31:0]         aw_addr_q;
-  reg  [DataBits-1:0] w_data_q;
-  reg  [Bytes-1:0]    w_strb_q;
-  reg  [7:0]          wpend_q;           // writes without their response
-  wire aw_done = !aw_valid_q || m_axi_awready_i;
-  wire w_done  = !wv_q || m_axi_wready_i;
-  wire w_load  = w_req_i && aw_done && w_done && wpend_q != 8'hff;
+  // (no copy of the write: the requester's registers hold it until both channels took it;
+  // AW and W each go up with the request and down once taken)
+  reg        aw_took_q, w_took_q;   // this write's address, data taken in an earlier cycle
+  reg  [7:0] wpend_q;               // writes taken without their response
+  wire       w_on    = w_req_i && wpend_q != 8'hff;
+  wire       aw_now  = w_on && !aw_took_q && m_axi_awready_i;
+  wire       w_now   = w_on && !w_took_q && m_axi_wready_i;
+  wire       w_taken = w_on && (aw_took_q || aw_now) && (w_took_q || w_now);
   always @(posedge clk_i) begin
-    if (!rst_ni) begin
-      aw_valid_q <= 1'b0;
-      wv_q       <= 1'b0;
-      wpend_q    <= 8'd0;
+    if (!rst_ni || w_taken) begin
+      aw_took_q <= 1'b0;
+      w_took_q  <= 1'b0;
     end else begin
-      if (w_load) begin
-        aw_valid_q <= 1'b1;
-        wv_q       <= 1'b1;
-      end else begin
-        if (m_axi_awready_i) aw_valid_q <= 1'b0;
-        if (m_axi_wready_i)  wv_q       <= 1'b0;
-      end
-      wpend_q <= wpend_q + {7'd0, w_load} - {7'd0, m_axi_bvalid_i};
+      if (aw_now) aw_took_q <= 1'b1;
+      if (w_now)  w_took_q  <= 1'b1;
     end
-    if (w_load) begin
-      aw_addr_q <= {w_addr_i[31:LaneBits], {LaneBits{1'b0}}};
-      w_data_q  <= w_data_i;
-      w_strb_q  <= w_strb_i;
-    end
+    if (!rst_ni) wpend_q <= 8'd0;
+    else         wpend_q <= wpend_q + {7'd0, w_taken} - {7'd0, m_axi_bvalid_i};
   end
 
-  assign w_grant_o        = w_load;
+  assign w_grant_o        = w_taken;
   assign w_busy_o         = wpend_q != 8'd0;
   assign w_err_o          = m_axi_bvalid_i && m_axi_bresp_i[1];
-  assign m_axi_awvalid_o  = aw_valid_q;
-  assign m_axi_awaddr_o   = aw_addr_q;
+  assign m_axi_awvalid_o  = w_on && !aw_took_q;
+  assign m_axi_awaddr_o   = {w_addr_i[31:LaneBits], {LaneBits{1'b0}}};
   assign m_axi_awlen_o    = 8'd0;
   assign m_axi_awsize_o   = Size;
   assign m_axi_awburst_o  = 2'b01;
-  assign m_axi_wvalid_o   = wv_q;
-  assign m_axi_wdata_o    = w_data_q;
-  assign m_axi_wstrb_o    = w_strb_q;
+  assign m_axi_wvalid_o   = w_on && !w_took_q;
+  assign m_axi_wdata_o    = w_data_i;
+  assign m_axi_wstrb_o    = w_strb_i;
   assign m_axi_wlast_o    = 1'b1;
   assign m_axi_bready_o   = 1'b1;
 
