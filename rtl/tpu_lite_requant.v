@@ -15,11 +15,11 @@
 module tpu_lite_requant (
     input  wire        clk_i,
     input  wire        rst_ni,
-    input  wire        start_i,   // shift_i, zp_i and relu_i are sampled now, x_i and mult_i
-    input  wire [32:0] x_i,       // the cycle after (held: their magnitudes are taken then)
+    input  wire        start_i,   // shift_i is sampled now, x_i and mult_i the cycle after (held:
+    input  wire [32:0] x_i,       // their magnitudes are taken then)
     input  wire [31:0] mult_i,
     input  wire [5:0]  shift_i,
-    input  wire [7:0]  zp_i,
+    input  wire [7:0]  zp_i,      // held while values are in flight (an act instruction's own)
     input  wire        relu_i,
     output wire        done_o,    // one cycle: q_o is the result (values in the order they started)
     output wire        ready_o,   // start_i may be raised (every fourth cycle at most)
@@ -31,12 +31,11 @@ module tpu_lite_requant (
   // it in steps 4, 6 and 7 (two); 8 the result. A new value may start every four cycles
   // (ready_o): its magnitudes come as the last one asks its last product, its sum
   // begins as the last one's last chunks leave, and its window starts over as the last
-  // one's result is read; so its shift, zero point and sign travel in two copies, the
-  // front one (from its start, for its first chunk) and the back one (from step 4 on).
+  // one's result is read; so its shift and sign travel in two copies, the front one (from
+  // its start, for its first chunk) and the back one (from step 4 on).
   reg  [7:0]  st_q;
   reg  [31:0] xm_q, mm_q;             // the magnitudes of x = sat(acc + bias) and m
-  reg         fneg_q, frelu_q, bneg_q, brelu_q;
-  reg  [7:0]  fzp_q, bzp_q;
+  reg         fneg_q, bneg_q;
   reg  [2:0]  fq_q, bq_q;             // the window's upper chunk, 0-4
   reg  [3:0]  fr_q, br_q;             // the window's offset in its lower chunk
   wire [32:0] a_q;                    // the running sum, from the chunk leaving next up (below)
@@ -104,8 +103,6 @@ module tpu_lite_requant (
   wire [2:0]  c_lo  = st_q[3] ? 3'd0 : st_q[5] ? 3'd1 : 3'd2;
   always @(posedge clk_i) begin
     if (start_i) begin
-      fzp_q   <= zp_i;
-      frelu_q <= relu_i;
       fq_q    <= e16[6:4];
       fr_q    <= e16[3:0];
     end
@@ -116,8 +113,6 @@ module tpu_lite_requant (
     end
     if (st_q[3]) begin   // the value's own copy from here on
       bneg_q  <= fneg_q;
-      brelu_q <= frelu_q;
-      bzp_q   <= fzp_q;
       bq_q    <= fq_q;
       br_q    <= fr_q;
     end
@@ -135,8 +130,8 @@ module tpu_lite_requant (
       end
     end
   end
-  wire        neg_q = bneg_q, relu_q = brelu_q;
-  wire [7:0]  zp_q  = bzp_q;
+  wire        neg_q = bneg_q, relu_q = relu_i;
+  wire [7:0]  zp_q  = zp_i;
   wire [3:0]  r_q   = br_q;
 
   // v = P / 2^e: the window's low eleven bits, and whether anything above them is set
