@@ -40,7 +40,7 @@ module tpu_lite_core #(
   localparam integer Counters = TPU_COUNTERS;
   localparam integer SlotBits = (WfifoDepth > 1) ? $clog2(WfifoDepth) : 1;
   localparam integer WfBits   = SlotBits + NBits;
-  // PCs inside the core: at most DramBytes (an entry beyond it is kept here: entry_far_q)
+  // PCs inside the core: at most DramBytes (an entry beyond it: pc_q, entry_far_q)
   localparam integer PcBits   = $clog2(DramBytes) + 1;
   initial begin
     if (PcBits > 31) begin
@@ -58,8 +58,7 @@ module tpu_lite_core #(
   wire [3:0]  end_code;
   wire [PcBits-1:0] end_pc;
   reg  [3:0]  err_code_q;
-  reg  [31:0] entry_q;
-  reg  [PcBits-1:0] pc_q;    // PC (the entry, then where the run ended), unless entry_far_q
+  reg  [31:0] pc_q;          // PC: the run's entry, then where it ended (an entry far out stays)
   reg         entry_far_q;   // the entry leaves no instruction in device memory: the run faults there
   wire        cnt_rd, cnt_valid;
   wire [4:0]  cnt_index;
@@ -73,7 +72,7 @@ module tpu_lite_core #(
       .entry_o(entry),
       .state_i(run_state),
       .error_i(run_state == TPU_STATE_ERROR ? err_code_q : TPU_ERR_NONE),
-      .pc_i(entry_far_q ? entry_q : {{(32-PcBits){1'b0}}, pc_q}),
+      .pc_i(pc_q),
       .run_end_i(running && run_end),
       .cnt_rd_o(cnt_rd),
       .cnt_index_o(cnt_index),
@@ -99,12 +98,11 @@ module tpu_lite_core #(
   wire entry_far = {entry[31:4], 4'd0} > LastInstr;
   always @(posedge clk_i) begin
     if (begin_run) begin
-      entry_q     <= {entry[31:4], 4'd0};
-      pc_q        <= {entry[PcBits-1:4], 4'd0};
+      pc_q        <= {entry[31:4], 4'd0};
       entry_far_q <= entry_far;
     end
     if (running && run_end) begin
-      pc_q       <= end_pc;
+      if (!entry_far_q) pc_q <= {{(32-PcBits){1'b0}}, end_pc};
       err_code_q <= end_code;
     end
   end
@@ -337,7 +335,7 @@ module tpu_lite_core #(
   localparam [Counters-1:0] Single = (1 << TPU_CNT_CYCLES) | (1 << TPU_CNT_INSTRUCTIONS) | (1 << TPU_CNT_WEIGHT_TILES) |
                                      (1 << TPU_CNT_MATRIX_ACTIVE) | (1 << TPU_CNT_RAW_STALL) | (1 << TPU_CNT_DMA_WAIT) | Macs;
   // instructions a failed run retired: those before its fault (none when it began far)
-  wire [PcBits-1:0] run_instrs = entry_far_q ? {PcBits{1'b0}} : (end_pc - entry_q[PcBits-1:0]) >> 4;
+  wire [PcBits-1:0] run_instrs = entry_far_q ? {PcBits{1'b0}} : (end_pc - pc_q[PcBits-1:0]) >> 4;   // (pc_q: the entry until the run ends)
   tpu_counters_ram #(.Counters(Counters), .StepBits(StepBits), .Zero(NoStalls), .OneBit(Single), .Scaled(Macs),
                      .OneShift(MacShift)) u_counters (
       .clk_i,
@@ -354,7 +352,7 @@ module tpu_lite_core #(
 
   // ---- observation ----------------------------------------------------------------------------------
   assign trace_issue_o     = fi_take;
-  assign trace_pc_o        = entry_far_q ? entry_q : {{(32-PcBits){1'b0}}, fi_pc};
+  assign trace_pc_o        = entry_far_q ? pc_q : {{(32-PcBits){1'b0}}, fi_pc};
   assign trace_op_o        = fi_instr[3:0];
   assign trace_slot_o      = 1'b0;
   assign trace_retire_o    = retire;
