@@ -5,9 +5,9 @@
 //
 // Each counter adds its events to a small pending sum in flip-flops. One 16-bit adder
 // sweeps the RAM, a counter every four cycles, a 16-bit chunk a cycle: it takes the
-// counter's pending sum with that cycle's step (the sum starts again from zero) and
-// adds it to the stored value, low chunk first, carrying between chunks. A pending sum waits at most
-// one sweep (4 * Counters cycles), so it needs StepBits + log2(4 * Counters) bits
+// counter's pending sum (the events before that cycle; that cycle's step starts the next
+// sum) and adds it to the stored value, low chunk first, carrying between chunks. A
+// pending sum gathers at most one sweep (4 * Counters cycles), so it needs StepBits + log2(4 * Counters) bits
 // (log2(4 * Counters + 1) for a counter of single events; a counter of single events
 // that each count 2^OneShift, Scaled, keeps the count of events, shifted as it is added).
 //
@@ -92,16 +92,17 @@ module tpu_counters_ram #(
         end else begin : g_wide
           assign step = {{(Bits-StepBits){1'b0}}, counting_i ? step_i[StepBits*c +: StepBits] : {StepBits{1'b0}}};
         end
-        // A visit takes the sum with this cycle's step and starts the next from zero (the
-        // flip-flops' own reset: no multiplexer in front of the adder).
+        // A visit takes the sum so far (the register: the adder's output then goes to the
+        // register alone, sharing its logic cells) and starts the next with this cycle's
+        // step (its choice in the adder's LUT4, whose fourth input is free).
         reg  [Bits-1:0] pend_q;
         wire [Bits-1:0] next = pend_q + step;
         always @(posedge clk_i) begin
-          if (!rst_ni || clear_i || (load_i && c == TPU_CNT_INSTRUCTIONS) || visited[c]) pend_q <= {Bits{1'b0}};
-          else pend_q <= next;
+          if (!rst_ni || clear_i || (load_i && c == TPU_CNT_INSTRUCTIONS)) pend_q <= {Bits{1'b0}};
+          else pend_q <= visited[c] ? step : next;
         end
         localparam integer Shift = Scaled[c] ? OneShift : 0;
-        wire [PendBits+OneShift-1:0] taken = {{(PendBits+OneShift-Bits){1'b0}}, next} << Shift;
+        wire [PendBits+OneShift-1:0] taken = {{(PendBits+OneShift-Bits){1'b0}}, pend_q} << Shift;
         assign pend[PendBits*c +: PendBits] = visited[c] ? taken[PendBits-1:0] : {PendBits{1'b0}};
         if (OneShift > 0) begin : g_top
           wire unused_top = ^taken[PendBits+OneShift-1:PendBits];   // (zero: PendBits holds the shifted sum)
