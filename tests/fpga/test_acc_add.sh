@@ -6,6 +6,7 @@
 # usage: test_acc_add.sh SOURCE_DIR WORKDIR
 set -uo pipefail
 src=$1 work=$2
+. "$(dirname "$0")/prove_equal.sh"
 mkdir -p "$work"
 cat > "$work/acc_add_ref.v" <<'REF'
 module acc_add_ref #(parameter integer SumBits = 18) (
@@ -18,10 +19,9 @@ endmodule
 REF
 failures=0
 for bits in 18 19 20; do
-  if ! yosys -q -l "$work/sat$bits.log" -p "read_verilog $src/rtl/tpu_lite_acc_add.v $src/rtl/tpu_sat_add32.v $work/acc_add_ref.v;
-      chparam -set SumBits $bits tpu_lite_acc_add acc_add_ref; prep; flatten;
-      miter -equiv -flatten -make_assert acc_add_ref tpu_lite_acc_add miter; hierarchy -top miter;
-      sat -verify -prove-asserts miter" > /dev/null 2>&1; then
+  reads="read_verilog $src/rtl/tpu_lite_acc_add.v $src/rtl/tpu_sat_add32.v $work/acc_add_ref.v"
+  if ! prove_equal "$work/sat$bits.log" "$reads; chparam -set SumBits $bits tpu_lite_acc_add acc_add_ref" \
+      acc_add_ref tpu_lite_acc_add; then
     echo "FAIL: tpu_lite_acc_add differs from its definition at SumBits = $bits (see $work/sat$bits.log)"
     failures=$((failures + 1))
   else

@@ -8,6 +8,7 @@
 # usage: test_magnitude.sh SOURCE_DIR WORKDIR
 set -uo pipefail
 src=$1 work=$2
+. "$(dirname "$0")/prove_equal.sh"
 mkdir -p "$work"
 models=$(dirname "$(readlink -f "$(command -v yosys)")")/../share/yosys/ice40  # Yosys's cell models
 # the two cells' models alone (the whole file takes minutes to prepare)
@@ -27,10 +28,8 @@ for width in 11 32; do
   if [ "${luts:-0}" -gt "$width" ]; then
     echo "FAIL: ${luts} LUT4 at Width = $width (at most one a bit)"; failures=$((failures + 1))
   fi
-  if ! yosys -q -l "$work/sat$width.log" -p "read_verilog $work/cells.v $work/magnitude_ice40_$width.v;
-      read_verilog $src/rtl/tpu_magnitude.v; chparam -set Width $width tpu_magnitude; prep; flatten;
-      miter -equiv -flatten -make_assert tpu_magnitude magnitude_ice40 miter; hierarchy -top miter;
-      sat -verify -prove-asserts miter" > /dev/null 2>&1; then
+  if ! prove_equal "$work/sat$width.log" "read_verilog $work/cells.v $work/magnitude_ice40_$width.v;
+      read_verilog $src/rtl/tpu_magnitude.v; chparam -set Width $width tpu_magnitude" tpu_magnitude magnitude_ice40; then
     echo "FAIL: the iCE40 form differs from the plain form at Width = $width (see $work/sat$width.log)"
     failures=$((failures + 1))
   else
