@@ -2,8 +2,9 @@
 // The lite core's requantization (docs/isa.md, "Numerics"): a value in eight cycles, a
 // new one every four, with one 16 x 16 multiplier (with TPU_ICE40_DSP an SB_MAC16): the
 // magnitudes (x = acc + bias comes as a 33-bit sum, its int32 saturation taken with its
-// magnitude, tpu_magnitude), the 32 x 32 product of the magnitudes as four 16 x 16 products added in 16-bit chunks from the
-// low end, then the rounding shift, zero point and clamp. Bit-exact with tpu_requant and
+// magnitude, tpu_magnitude), the 32 x 32 product of the magnitudes as four 16 x 16
+// products added in 16-bit chunks from the low end, then the rounding shift, zero point
+// and clamp. Bit-exact with tpu_requant and
 // the golden model.
 //
 // The shift needs no shifter over the product: with e = shift - 1 (the rounding is
@@ -45,7 +46,8 @@ module tpu_lite_requant (
   wire [6:0]  e16 = {1'b0, shift_i} + 7'd15;
   // x's magnitude (saturated to int32 when the sum overflows: its two top bits differ)
   wire [31:0] x_mag, m_mag;
-  tpu_magnitude #(.Width(32)) u_x_mag (.x_i(x_i[31:0]), .neg_i(x_i[32]), .sat_i(x_i[32] ^ x_i[31]), .y_o(x_mag));
+  tpu_magnitude #(.Width(32)) u_x_mag (.x_i(x_i[31:0]), .neg_i(x_i[32]), .sat_i(x_i[32] ^ x_i[31]),
+                                       .y_o(x_mag));
   tpu_magnitude #(.Width(32)) u_m_mag (.x_i(mult_i), .neg_i(mult_i[31]), .sat_i(1'b0), .y_o(m_mag));
 
   // the multiplier: product k (asked in step k + 2) of the magnitudes' halves (0: low x
@@ -130,8 +132,7 @@ module tpu_lite_requant (
       end
     end
   end
-  wire        neg_q = bneg_q, relu_q = relu_i;
-  wire [7:0]  zp_q  = zp_i;
+  wire        neg_q = bneg_q;
   wire [3:0]  r_q   = br_q;
 
   // v = P / 2^e: the window's low eleven bits, and whether anything above them is set
@@ -144,8 +145,8 @@ module tpu_lite_requant (
   wire        big     = upper || v[10] || mag[9];
   wire [10:0] y;
   tpu_magnitude #(.Width(11)) u_y (.x_i({1'b0, mag}), .neg_i(neg_q), .sat_i(1'b0), .y_o(y));
-  wire [10:0] t       = y + {{3{zp_q[7]}}, zp_q};
-  wire [10:0] lo_lim  = relu_q ? {{3{zp_q[7]}}, zp_q} : 11'h780;  // -128
+  wire [10:0] t       = y + {{3{zp_i[7]}}, zp_i};
+  wire [10:0] lo_lim  = relu_i ? {{3{zp_i[7]}}, zp_i} : 11'h780;  // -128
   wire        under   = $signed(t) < $signed(lo_lim);
   wire        over    = $signed(t) > $signed(11'd127);
   wire [7:0]  clamped = big ? (neg_q ? lo_lim[7:0] : 8'd127)
