@@ -139,18 +139,19 @@ module tpu_lite_requant (
   wire [31:0] pair   = {whi_q, wlo_q} >> r_q;
   wire [10:0] v      = pair[10:0];
   wire        upper  = above_q || |pair[31:11];
-  // rounded magnitude (v + 1) / 2: only its low nine bits and whether it reaches 512
-  // matter, since anything from 512 on clamps for every int8 zero point
-  wire [9:0]  mag     = {1'b0, v[9:1]} + {9'd0, v[0]};
-  wire        big     = upper || v[10] || mag[9];
-  wire [10:0] y;
-  tpu_magnitude #(.Width(11)) u_y (.x_i({1'b0, mag}), .neg_i(neg_q), .sat_i(1'b0), .y_o(y));
-  wire [10:0] t       = y + {{3{zp_i[7]}}, zp_i};
-  wire [10:0] lo_lim  = relu_i ? {{3{zp_i[7]}}, zp_i} : 11'h780;  // -128
-  wire        under   = $signed(t) < $signed(lo_lim);
-  wire        over    = $signed(t) > $signed(11'd127);
-  wire [7:0]  clamped = big ? (neg_q ? lo_lim[7:0] : 8'd127)
-                      : under ? lo_lim[7:0] : over ? 8'd127 : t[7:0];
+  // The rounded magnitude m = (v + 1) / 2 with the sign, plus the zero point, clamped to
+  // [lo, 127] (lo: the zero point with ReLU, else -128). Positive, only 127 can bind, when
+  // m > 127 - zp; negative, only lo, when m > zp + 128 (m > 0 with ReLU); m > b is
+  // v > 2b, compared beside the sum from v itself. The sum's low byte is zp + m, or
+  // zp - m = zp + ~(v >> 1) + !v[0]: one 8-bit add with v's low bit as its carry in (the
+  // compares and the add one carry chain deep each, after the window's shift).
+  wire [7:0]  k_hi    = {zp_i[7], ~zp_i[6:0]};                 // 127 - zp
+  wire [7:0]  k_lo    = relu_i ? 8'd0 : {~zp_i[7], zp_i[6:0]};  // zp + 128
+  wire [7:0]  bound   = neg_q ? k_lo : k_hi;
+  wire        clamp   = upper || v > {2'b0, bound, 1'b0};
+  wire [7:0]  t       = zp_i + (v[8:1] ^ {8{neg_q}}) + {7'd0, v[0] ^ neg_q};
+  wire [7:0]  lo      = relu_i ? zp_i : 8'h80;
+  wire [7:0]  clamped = !clamp ? t : neg_q ? lo : 8'd127;
 
   // (step 7 ends with the last chunks kept; the result is read in step 8)
   assign done_o  = st_q[7];
