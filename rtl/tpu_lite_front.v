@@ -216,6 +216,15 @@ module tpu_lite_front #(
   wire mmc_hazard = c_abusy_i && (acc_overlap(acc_lo, d_acc_end_q, c_lo, c_hi_q) ||
                                   ub_overlap(ub_lo, d_ub_end_q, a_lo, a_hi_q));
   wire c_busy     = c_mbusy_i || c_abusy_i;
+  // D's hazard is taken from a register, a cycle old (the comparisons were the front of
+  // the iCEBreaker build's longest path, into the dispatch and all it starts): while D
+  // waits nothing starts in the compute unit, its ranges only shrink and its busy flags
+  // only fall, so last cycle's hazard covers this cycle's. D's first cycle has none yet.
+  reg haz_q, haz_d_q;   // the hazard; it is D's (D was there the cycle before)
+  always @(posedge clk_i) begin
+    haz_q   <= op == TPU_OP_RHM ? rhm_hazard : mmc_hazard;
+    haz_d_q <= d_valid_q && !load_d && !go;
+  end
 
   // ---- dispatch -------------------------------------------------------------------------------------
   // (an instruction the fetch flagged never leaves: it faults; its check result is stale)
@@ -233,10 +242,10 @@ module tpu_lite_front #(
       case (op)
         TPU_OP_NOP, TPU_OP_SYNC: go = 1'b1;
         TPU_OP_HALT: go = !x_on_q && !c_busy && !c_drain_i;
-        TPU_OP_RHM:  go = !x_on_q && !rhm_hazard;
+        TPU_OP_RHM:  go = !x_on_q && haz_d_q && !haz_q;
         TPU_OP_RW:   go = !x_on_q;
         TPU_OP_WHM:  go = !x_on_q && !c_busy;
-        TPU_OP_MMC:  go = !c_mbusy_i && !x_not_rw && !mmc_hazard;
+        TPU_OP_MMC:  go = !c_mbusy_i && !x_not_rw && haz_d_q && !haz_q;
         default:     go = !c_busy && !c_drain_i && !x_not_rw;   // act: after the mmcs that sum its rows
       endcase
     end
