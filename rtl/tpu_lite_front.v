@@ -260,8 +260,9 @@ module tpu_lite_front #(
   reg  [3:0]   x_tiles_m1_q;
   wire         d_rw = op == TPU_OP_RW;
   wire [4:0]   rw_run_m1 = rw_run - 5'd1;
+  // (loaded from D while no job runs, so that a dispatch moves only x_on_q, not these)
   always @(posedge clk_i) begin
-    if (go_dma) begin
+    if (!x_on_q) begin
       xi_q         <= d_q;
       x_tiles_m1_q <= d_rw ? rw_run_m1[3:0] : 4'd0;
     end
@@ -424,7 +425,7 @@ module tpu_lite_front #(
       d_ub_end_q  <= ck_ub_end;
       d_acc_end_q <= ck_acc_end;
     end
-    if (go_dma) begin
+    if (!x_on_q) begin   // (D's, until a job starts: as xi_q)
       x_kind_q <= op == TPU_OP_RHM ? KRhm : op == TPU_OP_RW ? KRw : KWhm;
       x_pc_q   <= d_pc_q;
       x_cut_q  <= op == TPU_OP_RW && rw_cut;

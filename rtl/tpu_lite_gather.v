@@ -15,7 +15,8 @@
 //
 // Addresses are AddrBits wide: the instruction's checks put every byte a job reads
 // below DramBytes, so the low bits of each sum are the address. base_i is taken at
-// start_i; the other fields from the cycle after on, held for the job (the front end
+// start_i (every idle cycle, so the start moves only the busy flags: it comes only when
+// idle); the other fields from the cycle after on, held for the job (the front end
 // keeps them: tpu_lite_front).
 `default_nettype none
 
@@ -102,7 +103,9 @@ module tpu_lite_gather #(
     end else if (rq_step && rq_last_w && rq_last_s && rq_last_r && rq_t_q == tiles_m1_i) begin
       rq_on_q <= 1'b0;
     end
-    if (start_i) begin
+    // (idle, the counts and addresses start over every cycle, from base_i as it is then:
+    // so a start moves only the flags, not all of them; a start comes only when idle)
+    if (!rq_on_q) begin
       rq_t_q    <= 4'd0;
       rq_r_q    <= {RowBits{1'b0}};
       rq_s_r    <= {NBits{1'b0}};
@@ -204,22 +207,22 @@ module tpu_lite_gather #(
       end
     end
     if (row_done) out_last_q <= bt_last_r;
-    if (start_i) begin
-      err_q        <= 1'b0;
-      bt_t_q       <= 4'd0;
+    if (start_i) err_q <= 1'b0;
+    else if (take_beat && beat_err_i) err_q <= 1'b1;
+    if (start_i) row_q <= {N*8{1'b0}};
+    else if (take_beat) row_q <= placed;   // (the row's last beat: the whole row, offered)
+    else if (row_done || offered) row_q <= {N*8{1'b0}};   // (a row without segments; one taken)
+    if (!bt_on_q) begin   // (idle: as the requests' counts)
+      bt_t_q        <= 4'd0;
       bt_tile_low_q <= base_i[LaneBits-1:0];
-      bt_r_q       <= {RowBits{1'b0}};
-      bt_s_r       <= {NBits{1'b0}};
-      bt_w_r       <= {WBits{1'b0}};
-      bt_row_low_q <= base_i[LaneBits-1:0];
-      bt_seg_low_q <= base_i[LaneBits-1:0];
-      bt_lane_r    <= {(NBits+1){1'b0}};
-      row_q        <= {N*8{1'b0}};
+      bt_r_q        <= {RowBits{1'b0}};
+      bt_s_r        <= {NBits{1'b0}};
+      bt_w_r        <= {WBits{1'b0}};
+      bt_row_low_q  <= base_i[LaneBits-1:0];
+      bt_seg_low_q  <= base_i[LaneBits-1:0];
+      bt_lane_r     <= {(NBits+1){1'b0}};
     end else begin
-      if (take_beat) row_q <= placed;   // (the row's last beat: the whole row, offered)
-      else if (row_done || offered) row_q <= {N*8{1'b0}};   // (a row without segments; one taken)
       if (take_beat) begin
-        if (beat_err_i) err_q <= 1'b1;
         if (!bt_last_w) begin
           bt_w_r <= bt_w_r + 1'b1;
         end else begin
