@@ -17,16 +17,17 @@ rep = json.load(open(report))
 
 
 def group(cell):
-    name = re.sub(r"^u_soc\.(g_full\.)?(u_core\.)?", "", cell)
+    name = re.sub(r"^u_soc\.(g_full\.|g_small\.g_lite\.)?(u_core\.)?", "", cell)
     # the packer's and mapper's suffixes: what remains is the RTL register or memory
-    name = re.sub(r"(_TRELLIS|_LUT4|_CCU2C|_DPRAM|_MULT18|_L6MUX|_PFUMX|_DP16KD|\$).*$", "", name)
+    name = re.sub(r"(_TRELLIS|_LUT4|_CCU2C|_DPRAM|_MULT18|_L6MUX|_PFUMX|_DP16KD|_SB_|_DFFLC|\$).*$", "", name)
     return re.sub(r"\.mem_q\.[0-9]+\.[0-9]+$", ".mem_q", name)
 
 
 worst, count = {}, {}
 for net in rep.get("detailed_net_timings", []):
     for e in net.get("endpoints", []):
-        arrival = e["delay"][1]
+        # ([min, max] from nextpnr-ecp5 0.11; one number from Debian's nextpnr-ice40 0.4)
+        arrival = e["delay"][1] if isinstance(e["delay"], list) else e["delay"]
         if arrival <= period:
             continue
         g = group(e["cell"])
