@@ -53,7 +53,7 @@ module tpu_lite_bus #(
   wire ar_fire  = ar_valid_q && m_axi_arready_i;
   wire ar_free  = !ar_valid_q || ar_fire;
   wire r_fire   = m_axi_rvalid_i && m_axi_rready_o;
-  wire room     = inflight_q < Outstanding[TagBits:0] || r_fire;
+  wire room     = inflight_q < Outstanding[TagBits:0];   // (not r_fire: the grant stays off the read data's consumers)
   wire load     = ar_free && room && (a_req_i || b_req_i);
   wire pick_b   = b_req_i && (!a_req_i || !a_urgent_i);
   always @(posedge clk_i) begin
