@@ -53,7 +53,7 @@ module tpu_lite_gather #(
     output wire                row_last_o,      // (with row_valid_o) the tile's last row
     input  wire                row_ready_i,
     output wire                err_o,           // a beat of this job had a bus error
-    output wire [6:0]          bytes_o          // bytes placed this cycle (a segment's, at its end)
+    output wire [6:0]          bytes_o          // bytes placed the cycle before (a segment's, at its end)
 );
   localparam integer N        = ArraySize;
   localparam integer B        = DataBits / 8;
@@ -257,7 +257,11 @@ module tpu_lite_gather #(
   assign row_valid_o = full_q;
   assign row_o       = row_q;
   assign err_o       = err_q;
-  assign bytes_o     = seg_done ? {1'b0, seglen_m1} + 7'd1 : 7'd0;
+  // (a cycle late, from a register: the count's add stays off the beat's acceptance,
+  // which waits on the bus and the row's taker; the job ends later than that)
+  reg [6:0] bytes_q;
+  always @(posedge clk_i) bytes_q <= seg_done ? {1'b0, seglen_m1} + 7'd1 : 7'd0;
+  assign bytes_o     = bytes_q;
 
   wire unused = ^{rq_row_q[LaneBits-1:0], rstride64, segstride64, segs_m1_i[5:NBits], seglen_m1_i[5:NBits]};
 endmodule
