@@ -132,11 +132,9 @@ module tpu_lite_requant (
       end
     end
   end
-  wire        neg_q = bneg_q;
-  wire [3:0]  r_q   = br_q;
 
   // v = P / 2^e: the window's low eleven bits, and whether anything above them is set
-  wire [31:0] pair   = {whi_q, wlo_q} >> r_q;
+  wire [31:0] pair   = {whi_q, wlo_q} >> br_q;
   wire [10:0] v      = pair[10:0];
   wire        upper  = above_q || |pair[31:11];
   // The rounded magnitude m = (v + 1) / 2 with the sign, plus the zero point, clamped to
@@ -147,11 +145,11 @@ module tpu_lite_requant (
   // compares and the add one carry chain deep each, after the window's shift).
   wire [7:0]  k_hi    = {zp_i[7], ~zp_i[6:0]};                 // 127 - zp
   wire [7:0]  k_lo    = relu_i ? 8'd0 : {~zp_i[7], zp_i[6:0]};  // zp + 128
-  wire [7:0]  bound   = neg_q ? k_lo : k_hi;
+  wire [7:0]  bound   = bneg_q ? k_lo : k_hi;
   wire        clamp   = upper || v > {2'b0, bound, 1'b0};
-  wire [7:0]  t       = zp_i + (v[8:1] ^ {8{neg_q}}) + {7'd0, v[0] ^ neg_q};
+  wire [7:0]  t       = zp_i + (v[8:1] ^ {8{bneg_q}}) + {7'd0, v[0] ^ bneg_q};
   wire [7:0]  lo      = relu_i ? zp_i : 8'h80;
-  wire [7:0]  clamped = !clamp ? t : neg_q ? lo : 8'd127;
+  wire [7:0]  clamped = !clamp ? t : bneg_q ? lo : 8'd127;
 
   // (step 7 ends with the last chunks kept; the result is read in step 8)
   assign done_o  = st_q[7];
