@@ -83,17 +83,19 @@ module tpu_dma_out #(
   wire [31:0] next_group = group_q + {16'd0, gstride};
   wire [6:0]  len     = {1'b0, in_q[TPU_WHM_LEN_LSB +: 6]} + 7'd1;   // <= N (decode)
 
-  wire take     = state_q == StIdle && q_valid_i && !hold_i;
+  wire idle     = state_q == StIdle;
+  wire take     = idle && q_valid_i && !hold_i;
   wire younger;
   tpu_younger #(.PcBits(PcBits)) u_younger (
       .err_valid_i,
       .err_pc_i,
       .pc_i(q_pc_i),
       .younger_o(younger));
-  // Younger than a reported fault when taken: a register, so the comparison feeds no
-  // state decision in the cycle it is made; such a whm reads nothing and retires.
+  // Younger than a reported fault when taken: a register (loaded while idle, as the job's
+  // registers below), so the comparison feeds no state decision in the cycle it is made;
+  // such a whm reads nothing and retires.
   reg  young_q;
-  always @(posedge clk_i) if (take) young_q <= younger;
+  always @(posedge clk_i) if (idle) young_q <= younger;
   wire cmd_fire = cmd_valid_o && cmd_ready_i;
   wire rsp      = rsp_valid_i;                 // always taken
   // Rows written whose response is not yet in: a counter whose sums come from the
@@ -176,8 +178,10 @@ module tpu_dma_out #(
     end
   end
 
+  // The job's registers load from the queue head every idle cycle (the last one is the
+  // take), so the fence and the head's valid reach only the state and the ready.
   always @(posedge clk_i) begin
-    if (take) begin
+    if (idle) begin
       in_q    <= q_instr_i;
       pc_q    <= q_pc_i;
       slot_q  <= q_slot_i;
