@@ -76,7 +76,10 @@ module tpu_board_mem #(
   localparam [1:0] Waits = Registered != 0 ? 2'd2 : 2'd0;  // a read's cycles beyond one to its data
 
   reg [2:0]          state_q;
-  reg [IdxBits-1:0]  word_q;     // the current beat's word
+  reg [WordBits-1:0] word_q;     // the current beat's word in memory
+  reg                far_q;      // ... and whether it lies beyond memory (a burst that
+                                 // starts there, or passes the end, stays there: a burst
+                                 // does not wrap at 2^32, AXI keeps it within 4 KiB)
   reg [7:0]          left_q;     // beats after the current one
   reg                err_q;      // a write beat fell outside memory
   reg [LaneBits-1:0] lane_q;     // byte-port read: the lane to answer with
@@ -92,14 +95,18 @@ module tpu_board_mem #(
   wire p_busy    = Pipe != 0 && (pv_q || pissue_q);
   wire out_free  = !pv_q || s_rready_i;
   wire [IdxBits-1:0] ar_word = s_araddr_i[31:LaneBits];
+  wire [IdxBits-1:0] aw_word = s_awaddr_i[31:LaneBits];
   wire p_ar      = Pipe != 0 && state_q == SIdle && !byte_valid_i && !pissue_q && out_free && s_arvalid_i;
   wire p_next    = Pipe != 0 && pissue_q && out_free;
   wire p_issue   = p_ar || p_next;
   // (MemBytes is a power of two: a word is inside when the bits above its index are 0)
-  wire [IdxBits-1:0] word_next = word_q + 1'b1;
-  wire in_range  = word_q[IdxBits-1:WordBits] == {(IdxBits-WordBits){1'b0}};
-  wire next_ok   = word_next[IdxBits-1:WordBits] == {(IdxBits-WordBits){1'b0}};
+  wire [WordBits-1:0] word_next;
+  wire                word_carry;   // word_q is memory's last word
+  assign {word_carry, word_next} = {1'b0, word_q} + 1'b1;
+  wire in_range  = !far_q;
+  wire next_ok   = !far_q && !word_carry;
   wire ar_ok     = ar_word[IdxBits-1:WordBits] == {(IdxBits-WordBits){1'b0}};
+  wire aw_ok     = aw_word[IdxBits-1:WordBits] == {(IdxBits-WordBits){1'b0}};
   wire p_word_ok = p_ar ? ar_ok : next_ok;   // (the word issued: the burst's first, or the next)
   wire take_byte = state_q == SIdle && byte_valid_i && !p_busy;
   wire take_ar   = Pipe == 0 && state_q == SIdle && !byte_valid_i && s_arvalid_i;
@@ -130,21 +137,18 @@ module tpu_board_mem #(
   end
 
   always @(posedge clk_i) begin
-    if (take_ar) begin
-      word_q <= s_araddr_i[31:LaneBits];
+    if (take_ar || p_ar) begin
+      word_q <= ar_word[WordBits-1:0];
+      far_q  <= !ar_ok;
       left_q <= s_arlen_i;
     end else if (take_aw) begin
-      word_q <= s_awaddr_i[31:LaneBits];
+      word_q <= aw_word[WordBits-1:0];
+      far_q  <= !aw_ok;
       left_q <= s_awlen_i;
       err_q  <= 1'b0;
-    end else if (p_ar) begin
-      word_q <= ar_word;
-      left_q <= s_arlen_i;
-    end else if (p_next) begin
+    end else if (p_next || r_fire || w_fire) begin
       word_q <= word_next;
-      left_q <= left_q - 8'd1;
-    end else if (r_fire || w_fire) begin
-      word_q <= word_next;
+      far_q  <= !next_ok;
       left_q <= left_q - 8'd1;
       if (w_fire && !in_range) err_q <= 1'b1;
     end
@@ -177,7 +181,7 @@ module tpu_board_mem #(
                                   (p_issue && p_word_ok);
   wire [Lanes-1:0]    cmd_we    = take_byte ? byte_we : (w_fire ? s_wstrb_i : {Lanes{1'b0}});
   wire [WordBits-1:0] cmd_addr  = take_byte ? byte_word : p_ar ? ar_word[WordBits-1:0] :
-                                  p_next ? word_next[WordBits-1:0] : word_q[WordBits-1:0];
+                                  p_next ? word_next : word_q;
   wire [DataWidth-1:0] cmd_wdata = take_byte ? {Lanes{byte_wdata_i}} : s_wdata_i;
   generate
     if (Registered != 0) begin : g_reg
