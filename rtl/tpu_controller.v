@@ -155,14 +155,14 @@ module tpu_controller #(
 
   // ---- front end: fetch register, decode, decoded queue, next and decode registers -----
   // The fetch buffer's head is registered (R), decoded in three parts with a register
-  // after each (tpu_decode: products, sums, comparisons), and pushed into the
+  // after each, two after the products (tpu_decode: products, sums, comparisons), and pushed into the
   // decoded queue; its head moves on through the next register (N: tiles, and the
   // interlock's comparisons) into the decode register (D), from which issue works.
   // R and the decoder never stall: an instruction enters R only with a credit, a free
   // queue entry not yet spoken for, so no chain of ready signals runs from issue back
   // to the fetch buffer (issue -> D's loads only: N moves on when the skid register K
   // is empty, a register).
-  localparam integer DqDepth = 8;   // (the credits' round trip, 7 cycles: R, decode, queue, N and the credit's return)
+  localparam integer DqDepth = 8;   // (the credits' round trip, 8 cycles: R, decode, queue, N and the credit's return)
   localparam integer CreditBits = $clog2(DqDepth + 1);
   // The fetch's stop, !running || stopping_q, as a register of its own (below): the
   // front end's flow is a flip-flop, not the run state's decode.
@@ -192,7 +192,7 @@ module tpu_controller #(
   wire [31:0]               s_mem_lo;
   wire [32:0]               s_mem_hi;
   tpu_decode #(.ArraySize(ArraySize), .UbRows(UbRows), .AccRows(AccRows),
-               .DramBytes(DramBytes), .AddrBits(AddrBits), .Registered(2)) u_decode (
+               .DramBytes(DramBytes), .AddrBits(AddrBits), .Registered(3)) u_decode (
       .clk_i,
       .instr_i(f_instr_i),
       .load_i(r_take),
@@ -207,12 +207,12 @@ module tpu_controller #(
       .mem_hi_o(s_mem_hi));
   wire        s_valid;
   wire [35:0] s_side;
-  tpu_delay #(.Width(1), .Delay(3), .Reset(1)) u_valid_pipe (
+  tpu_delay #(.Width(1), .Delay(4), .Reset(1)) u_valid_pipe (
       .clk_i,
       .rst_ni(!flush),
       .d_i(r_valid_q),
       .q_o(s_valid));
-  tpu_delay #(.Width(36), .Delay(3)) u_side_pipe (
+  tpu_delay #(.Width(36), .Delay(4)) u_side_pipe (
       .clk_i,
       .rst_ni,
       .d_i(r_side_q),

@@ -11,7 +11,10 @@
 // describe the instruction given three cycles earlier, which comes out as instr_o), so
 // that no cycle holds more than one multiplier or two carry chains; with 2 a fourth
 // follows the comparisons (the error's four causes, not yet its code, and the ranges),
-// four cycles; with 0 everything is combinational (the small core).
+// four cycles; with 3 the products pass a second register too, in the logic beside the
+// sums (on the ECP5 the first is the multipliers' own output register, and the route out
+// of the multiplier rows was N = 8's longest path, 5 ns of 10.4), five cycles; with 0
+// everything is combinational (the small core).
 `default_nettype none
 
 module tpu_decode #(
@@ -21,7 +24,8 @@ module tpu_decode #(
     parameter integer DramBytes = 1048576,
     parameter integer AddrBits  = 16,     // row-address width of the scoreboard
     parameter integer Registered = 0      // registers after the products and the sums (1), and
-                                          // after the comparisons (2)
+                                          // after the comparisons (2), and a second after
+                                          // the products (3)
 ) (
     input  wire                    clk_i,      // (Registered >= 1)
     input  wire [127:0]            instr_i,
@@ -224,7 +228,11 @@ module tpu_decode #(
         prod_q <= prod_d;
         sum_q  <= sum_d;
       end
-      assign prod = prod_q;
+      tpu_delay #(.Width(ProdBits), .Delay(Registered >= 3 ? 1 : 0)) u_prod2 (
+          .clk_i,
+          .rst_ni(1'b1),
+          .d_i(prod_q),
+          .q_o(prod));
       assign sum  = sum_q;
     end else begin : g_comb
       assign prod = prod_d;
