@@ -169,7 +169,7 @@ module tpu_lite_core #(
       .take_i(fi_take));
 
   // ---- the unified buffer's port and the weight FIFO ---------------------------------------------
-  wire              c_ub_req, c_ub_we, fe_ub_req, fe_ub_we;
+  wire              c_ub_req, c_ub_we, fe_ub_req, fe_ub_we, fe_ub_row;
   wire [UbBits-1:0] c_ub_addr, fe_ub_addr;
   wire [N*8-1:0]    c_ub_wdata, fe_ub_wdata, ub_rdata;
   wire [N-1:0]      c_ub_be;
@@ -182,8 +182,13 @@ module tpu_lite_core #(
       .active_o(ub_scrubbing),
       .row_o(ub_scrub_row));
   assign scrub_busy_ub = ub_scrubbing;
-  wire c_ub_grant  = !ub_scrubbing && c_ub_req;
-  wire fe_ub_grant = !ub_scrubbing && !c_ub_req && fe_ub_req;
+  // The port: the scrub, then the act's writes (never held), a DMA-in row, the compute
+  // unit's reads, a whm's reads. (A DMA-in row's grant reads registers only: the act's
+  // write flag and the row's own; it comes before the compute unit's requests, whose
+  // logic would otherwise run on through the gather's readiness into the bus.)
+  wire fe_row_grant = !ub_scrubbing && !c_ub_we;
+  wire c_ub_grant   = !ub_scrubbing && c_ub_req && (c_ub_we || !fe_ub_row);
+  wire fe_ub_grant  = fe_ub_row ? fe_row_grant : !ub_scrubbing && !c_ub_req && fe_ub_req;
   // the bytes written: every byte of a scrubbed row or the front end's, the act's one lane
   wire [N-1:0] ub_we = ub_scrubbing ? {N{1'b1}} : c_ub_grant ? (c_ub_we ? c_ub_be : {N{1'b0}}) :
                        {N{fe_ub_we}};
@@ -267,6 +272,8 @@ module tpu_lite_core #(
       .ub_addr_o(fe_ub_addr),
       .ub_wdata_o(fe_ub_wdata),
       .ub_grant_i(fe_ub_grant),
+      .ub_row_o(fe_ub_row),
+      .ub_row_grant_i(fe_row_grant),
       .ub_rdata_i(ub_rdata),
       .wf_we_o(wf_we),
       .wf_addr_o(wf_waddr),

@@ -83,12 +83,15 @@ module tpu_lite_front #(
     input  wire                  w_busy_i,
     input  wire                  w_err_i,
     input  wire                  bus_busy_i,   // reads or writes in flight (the fetch's too)
-    // the unified buffer's port (after the compute unit's)
+    // the unified buffer's port (a DMA-in row before the compute unit's reads, after its
+    // writes; a whm read after both)
     output wire                  ub_req_o,
     output wire                  ub_we_o,
     output wire [UbBits-1:0]     ub_addr_o,
     output wire [N*8-1:0]        ub_wdata_o,
     input  wire                  ub_grant_i,
+    output wire                  ub_row_o,        // the request is a DMA-in row (from registers)
+    input  wire                  ub_row_grant_i,  // such a row would be granted (from registers)
     input  wire [N*8-1:0]        ub_rdata_i,
     // the weight FIFO's write port
     output wire                  wf_we_o,
@@ -309,7 +312,9 @@ module tpu_lite_front #(
   // being written, once it is free
   wire rhm_row  = x_on_q && !x_rw && g_row_valid;
   wire wf_write = x_on_q && x_rw && g_row_valid && phys_q != Depth;
-  assign g_row_ready = x_rw ? phys_q != Depth : ub_grant_i;
+  // (the row's grant from registers alone: the gather's readiness for the next beat
+  // follows it into the bus's R channel and the board memory's read issue)
+  assign g_row_ready = x_rw ? phys_q != Depth : ub_row_grant_i;
   wire tile_in  = wf_write && g_row_last;
 
   tpu_lite_whm #(.ArraySize(N), .DataBits(DataBits), .UbRows(UbRows), .AddrBits(AddrBits)) u_whm (
@@ -480,6 +485,7 @@ module tpu_lite_front #(
   assign c_abort_o      = fault_q && !x_on_q;
   assign ub_req_o       = rhm_row || whm_ub_req;
   assign ub_we_o        = !whm_ub_req;
+  assign ub_row_o       = rhm_row;
   assign ub_addr_o      = whm_ub_req ? h_ub_addr : x_ub_q[UbBits-1:0];
   assign ub_wdata_o     = g_row;
   assign wf_we_o        = wf_write;
