@@ -228,6 +228,7 @@ module tpu_lite_check #(
   reg          s_big_q, a_big_q;   // the sum, a have passed 2^SW
   reg [15:0]   b_q;
   reg          cin_q, last_q;
+  reg          b_last_q;   // b's last bit is added now: b_q[15:1] == 0, as a register
   reg [3:0]    err_q;
   reg          done_q;
   reg [LogUb:0]  ub_end_q;
@@ -237,7 +238,7 @@ module tpu_lite_check #(
   wire [SW-1:0] sum      = sum_c[SW-1:0];
   wire          sum_big  = s_big_q || (b_q[0] && a_big_q) || sum_c[SW];
   wire [63:0]   t_a64    = {32'd0, t_a};
-  wire          term_end = b_q[15:1] == 15'd0;   // b's last bit is added now
+  wire          term_end = b_last_q;
   // the phase's limit, a power of two (docs/config.md): the sum passes 2^k when it has a
   // bit at or above k other than exactly 2^k
   function automatic over(input [SW-1:0] v, input integer k);
@@ -271,19 +272,12 @@ module tpu_lite_check #(
                          phase_q == PDram ? TPU_ERR_DRAM_RANGE : TPU_ERR_UB_RANGE;
   wire [2:0] after = next_phase(op, phase_q);
 
+  // (the term after this one from registers alone: a load in SStep happens only as a
+  // term ends, so whether it ends picks between loading and shifting, last)
   always @(*) begin
-    load_first = 1'b0;
-    ld_phase   = phase_q;
-    ld_term    = term_q + 2'd1;
-    if (st_q == SIdle) begin
-      load_first = 1'b1;
-      ld_phase   = first_phase(op);
-      ld_term    = 2'd0;
-    end else if (phase_end) begin
-      load_first = 1'b1;
-      ld_phase   = after;
-      ld_term    = 2'd0;
-    end
+    load_first = st_q == SIdle || phase_end;
+    ld_phase   = st_q == SIdle ? first_phase(op) : last_q ? after : phase_q;
+    ld_term    = st_q == SIdle || last_q ? 2'd0 : term_q + 2'd1;
   end
 
   always @(posedge clk_i) begin
@@ -332,12 +326,14 @@ module tpu_lite_check #(
       a_q     <= t_a64[SW-1:0];
       a_big_q <= |(t_a64 >> SW);
       b_q     <= t_b;
+      b_last_q <= t_b[15:1] == 15'd0;
       cin_q   <= t_cin;
       last_q  <= t_last;
     end else if (st_q == SStep) begin
       a_q     <= a_q << 1;
       a_big_q <= a_big_q || a_q[SW-1];
       b_q     <= b_q >> 1;
+      b_last_q <= b_q[15:2] == 14'd0;
       cin_q   <= 1'b0;
     end
   end
