@@ -166,13 +166,18 @@ module tpu_lite_front #(
 
   // ---- the weight FIFO: the rule in program order, and the slots --------------------------------
   reg  [CntBits-1:0]  tiles_q;   // tiles rw instructions dispatched brought, no switch took yet
+  // (and what the rule leaves an rw, Depth - tiles_q, with whether that is none: registers
+  // of their own, so that D's rule is no subtraction deep and the next counts no chain of
+  // three carries)
+  reg  [CntBits-1:0]  room_q;
+  reg                 room_none_q;
   reg                 active_q;  // a tile was switched in this run
   reg  [CntBits-1:0]  phys_q;    // whole tiles in the FIFO's memory (the compute unit pops them)
   reg  [SlotBits-1:0] tail_q;    // the slot the DMA engine writes
   wire        sw         = d_q[TPU_MMC_SWITCH_LSB];
   wire [4:0]  mmc_tiles  = {1'b0, d_q[TPU_MMC_TILES_LSB +: 4]} + 5'd1;
   wire [4:0]  rw_tiles   = {1'b0, d_q[TPU_RW_TILES_LSB +: 4]} + 5'd1;
-  wire [4:0]  room       = {{(5-CntBits){1'b0}}, Depth - tiles_q};   // tiles the rule lets an rw load
+  wire [4:0]  room       = {{(5-CntBits){1'b0}}, room_q};   // tiles the rule lets an rw load
   wire        mmc_wf_bad = sw ? {{(5-CntBits){1'b0}}, tiles_q} < mmc_tiles : !active_q;
   wire        rw_cut     = rw_tiles > room;      // an rw faults after the tiles that fit
   wire [4:0]  rw_run     = rw_cut ? room : rw_tiles;
@@ -234,7 +239,7 @@ module tpu_lite_front #(
   wire d_fetch_bad = d_valid_q && !stop_q && d_ferr_q != TPU_ERR_NONE;
   wire ready     = d_valid_q && !stop_q && d_ferr_q == TPU_ERR_NONE;
   wire d_bad     = ready && (d_err_q != TPU_ERR_NONE || (op == TPU_OP_MMC && mmc_wf_bad) ||
-                             (op == TPU_OP_RW && room == 5'd0));
+                             (op == TPU_OP_RW && room_none_q));
   wire is_dma    = op == TPU_OP_RHM || op == TPU_OP_RW || op == TPU_OP_WHM;
   wire is_comp   = op == TPU_OP_MMC || op == TPU_OP_ACT;
   wire x_not_rw  = x_on_q && x_kind_q != KRw;
@@ -453,13 +458,21 @@ module tpu_lite_front #(
   wire sw_go = go_comp && op == TPU_OP_MMC && sw;
   always @(posedge clk_i) begin
     if (!rst_ni || begin_i) begin
-      tiles_q  <= {CntBits{1'b0}};
-      active_q <= 1'b0;
+      tiles_q     <= {CntBits{1'b0}};
+      room_q      <= Depth;
+      room_none_q <= Depth == {CntBits{1'b0}};
+      active_q    <= 1'b0;
     end else begin
-      if (go_dma && d_rw) tiles_q <= tiles_q + rw_run[CntBits-1:0];
+      if (go_dma && d_rw) begin   // (cut: it fills the FIFO)
+        tiles_q     <= rw_cut ? Depth : tiles_q + rw_tiles[CntBits-1:0];
+        room_q      <= rw_cut ? {CntBits{1'b0}} : room_q - rw_tiles[CntBits-1:0];
+        room_none_q <= rw_tiles >= room;
+      end
       if (sw_go) begin
-        tiles_q  <= tiles_q - mmc_tiles[CntBits-1:0];
-        active_q <= 1'b1;
+        tiles_q     <= tiles_q - mmc_tiles[CntBits-1:0];
+        room_q      <= room_q + mmc_tiles[CntBits-1:0];
+        room_none_q <= 1'b0;
+        active_q    <= 1'b1;
       end
     end
     if (!rst_ni || begin_i) begin
