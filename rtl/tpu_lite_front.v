@@ -178,8 +178,10 @@ module tpu_lite_front #(
   wire [4:0]  mmc_tiles  = {1'b0, d_q[TPU_MMC_TILES_LSB +: 4]} + 5'd1;
   wire [4:0]  rw_tiles   = {1'b0, d_q[TPU_RW_TILES_LSB +: 4]} + 5'd1;
   wire [4:0]  room       = {{(5-CntBits){1'b0}}, room_q};   // tiles the rule lets an rw load
-  wire        mmc_wf_bad = sw ? {{(5-CntBits){1'b0}}, tiles_q} < mmc_tiles : !active_q;
-  wire        rw_cut     = rw_tiles > room;      // an rw faults after the tiles that fit
+  // (count < tiles_m1 + 1 as count <= tiles_m1, and tiles_m1 + 1 > room as tiles_m1 >=
+  // room: a comparison, no add in front of it)
+  wire        mmc_wf_bad = sw ? {{(5-CntBits){1'b0}}, tiles_q} <= {1'b0, d_q[TPU_MMC_TILES_LSB +: 4]} : !active_q;
+  wire        rw_cut     = {1'b0, d_q[TPU_RW_TILES_LSB +: 4]} >= room;   // an rw faults after the tiles that fit
   wire [4:0]  rw_run     = rw_cut ? room : rw_tiles;
 
   // ---- the DMA engine: one rhm, rw or whm --------------------------------------------------------
@@ -509,7 +511,7 @@ module tpu_lite_front #(
   assign wait_o         = ready && !d_bad && !go;
   assign dbg_busy_o     = {h_busy, g_busy};
 
-  wire unused = ^{halted_q, x_ub_q[15:UbBits], rw_run_m1[4], rw_k16};
+  wire unused = ^{halted_q, x_ub_q[15:UbBits], rw_run_m1[4], rw_k16, mmc_tiles};
 endmodule
 
 `default_nettype wire
