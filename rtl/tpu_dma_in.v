@@ -399,7 +399,10 @@ module tpu_dma_in #(
   wire take      = hd_fresh_q && (st_q[SIdle] || finish);
   wire restart   = st_q[SIdle] || finish;
   wire data_err  = last_beat && beat_error_i;   // a bus error ends the instruction: it drains
-  wire rq_stop   = data_err || (take && younger);   // drain from here on
+  // Drain from here on: a bus error, or a head younger than a fault (the requester's
+  // instruction, pushed behind it, is younger too), known from registers before the
+  // consumer takes it (so the consumer's finish stays out of the requester's flag).
+  wire rq_stop   = data_err || (hd_fresh_q && younger);
 
   tpu_fifo #(.Width(HandWidth), .Depth(HandDepth)) u_hand (
       .clk_i,
