@@ -155,8 +155,8 @@ module tpu_controller #(
 
   // ---- front end: fetch register, decode, decoded queue, next and decode registers -----
   // The fetch buffer's head is registered (R), decoded in three parts with a register
-  // after each, two after the products (tpu_decode: products, sums, comparisons), and pushed into the
-  // decoded queue; its head moves on through the next register (N: tiles, and the
+  // after each, two after the products (tpu_decode: products, sums, comparisons), and
+  // pushed into the decoded queue; its head moves on through the next register (N: tiles, and the
   // interlock's comparisons) into the decode register (D), from which issue works.
   // R and the decoder never stall: an instruction enters R only with a credit, a free
   // queue entry not yet spoken for, so no chain of ready signals runs from issue back

@@ -325,16 +325,16 @@ module tpu_lite_check #(
       term_q  <= ld_term;
       a_q     <= t_a64[SW-1:0];
       a_big_q <= |(t_a64 >> SW);
-      b_q     <= t_b;
+      b_q      <= t_b;
       b_last_q <= t_b[15:1] == 15'd0;
-      cin_q   <= t_cin;
+      cin_q    <= t_cin;
       last_q  <= t_last;
     end else if (st_q == SStep) begin
       a_q     <= a_q << 1;
       a_big_q <= a_big_q || a_q[SW-1];
-      b_q     <= b_q >> 1;
+      b_q      <= b_q >> 1;
       b_last_q <= b_q[15:2] == 14'd0;
-      cin_q   <= 1'b0;
+      cin_q    <= 1'b0;
     end
   end
 
