@@ -367,6 +367,10 @@ module tpu_controller #(
   // free or issues, from K or N.
   wire n_move    = flow && n_valid_q && !k_valid_q;
   assign d_take  = flow && (k_valid_q || n_valid_q) && (!d_valid_q || pop);
+  // The same for either outcome of the issue (an issue implies flow), for the
+  // scoreboard, which takes the issue as its last select.
+  wire d_take_fire = k_valid_q || n_valid_q;
+  wire d_take_hold = flow && (k_valid_q || n_valid_q) && (!d_valid_q || retire_now);
   assign n_take  = flow && h_valid && (!n_valid_q || (n_move && n_last));
 
   always @(posedge clk_i) begin
@@ -432,7 +436,8 @@ module tpu_controller #(
       .nxt_hi_i(n_hi_q),
       .nxt_mem_lo_i(n_mem_lo_q),
       .nxt_mem_hi_i(n_mem_hi_q),
-      .load_i(d_take),
+      .load_fire_i(d_take_fire),
+      .load_hold_i(d_take_hold),
       .k_valid_i(k_valid_q),
       .k_unit_i(k_x_q[XUnit +: 2]),
       .k_lo_i(k_x_q[XLo +: 4*AddrBits]),
@@ -519,21 +524,23 @@ module tpu_controller #(
       .code_o(uo_code),
       .pc_o(uo_pc),
       .win_o(uo_win));
-  reg         u_fault_q;
-  reg  [3:0]  u_code_q;
-  reg  [31:0] u_pc_q;
-  always @(posedge clk_i) begin
-    u_fault_q <= rst_ni && running && uo_any;
-    u_code_q  <= uo_code;
-    u_pc_q    <= uo_pc;
-  end
-  // The older of the unit fault (u_*_q) and the fault collected so far (err_*_q; the
-  // earlier on a tie, as tpu_oldest_fault orders them).
   localparam integer KeyBits = (MemBits < 32) ? MemBits + 1 : 32;
   function automatic [KeyBits-1:0] pc_key(input [31:0] pc);  // (as tpu_oldest_fault's keys)
     if (MemBits < 32) pc_key = {|(pc >> MemBits), pc[KeyBits-2:0]};
     else              pc_key = pc[KeyBits-1:0];
   endfunction
+  reg         u_fault_q;
+  reg  [3:0]  u_code_q;
+  reg  [31:0] u_pc_q;
+  reg  [KeyBits-1:0] err_key_q, u_key_q;   // pc_key of err_pc_q and u_pc_q
+  always @(posedge clk_i) begin
+    u_fault_q <= rst_ni && running && uo_any;
+    u_code_q  <= uo_code;
+    u_pc_q    <= uo_pc;
+    u_key_q   <= pc_key(uo_pc);
+  end
+  // The older of the unit fault (u_*_q) and the fault collected so far (err_*_q; the
+  // earlier on a tie, as tpu_oldest_fault orders them).
   wire        o_any = u_fault_q || err_q;
   wire        o_u_wins;
   reg  [1:0]  err_src_q;                   // err_pc_q kept (0), from u_pc_q (1), from d_pc_q (2)
@@ -545,14 +552,17 @@ module tpu_controller #(
   // registers compared.) An error taken from d_pc_q is the head's decode error: every
   // unit's instruction issued before the head, so a unit's fault is older (no branches:
   // program order is address order).
+  // (The three PCs' keys are registers of their own, loaded with the PCs, so that each
+  // comparison is a carry chain between flip-flops.)
   reg  [2:0]  win_q, le_keep_q, le_u_q;    // per unit: err_pc_q <= its PC, u_pc_q <= its PC
   genvar ui;
   generate
     for (ui = 0; ui < 3; ui = ui + 1) begin : g_unit_le
-      wire [KeyBits-1:0] key = pc_key(unit_pc_q[32*ui +: 32]);
+      reg [KeyBits-1:0] key_q;
       always @(posedge clk_i) begin
-        le_keep_q[ui] <= pc_key(err_pc_q) <= key;
-        le_u_q[ui]    <= pc_key(u_pc_q) <= key;
+        key_q         <= pc_key(fault_pc_i[32*ui +: 32]);   // (unit_pc_q's)
+        le_keep_q[ui] <= err_key_q <= key_q;
+        le_u_q[ui]    <= u_key_q <= key_q;
       end
     end
   endgenerate
@@ -612,6 +622,7 @@ module tpu_controller #(
     if (running) begin
       err_code_q <= f_code;
       err_pc_q   <= f_pc;
+      err_key_q  <= o_any ? (o_u_wins ? u_key_q : err_key_q) : pc_key(d_pc_q);   // pc_key(f_pc)
     end
     if (begin_run) begin
       entry_q      <= {entry_i[31:4], 4'd0};

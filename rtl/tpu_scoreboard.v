@@ -22,9 +22,11 @@
 //
 // The comparisons are a cycle ahead of issue: the next candidate (nxt_*, the
 // controller's next register) is compared with the slots, and the result per slot
-// registered when it becomes the candidate (load_i), corrected for the slot the
-// candidate before it takes in that cycle and for retirements. So the issue decision
-// is an OR of registered bits, not a bank of comparators. The controller's skid
+// registered when it becomes the candidate (load_fire_i if the candidate before it
+// issues now, load_hold_i if not), corrected for the slot the candidate before it
+// takes in that cycle and for retirements. So the issue decision is an OR of
+// registered bits, not a bank of comparators; and that decision selects the next mask
+// last, among values prepared without it. The controller's skid
 // register (k_*, held while k_valid_i) sits between the two: its comparisons are
 // registered as it is written (every cycle it is empty, from nxt_*) and kept up to
 // date while it waits, and the candidate loads from it when it holds one, so that no
@@ -46,7 +48,10 @@ module tpu_scoreboard #(
     input  wire [4*(AddrBits+1)-1:0] nxt_hi_i,
     input  wire [MemBits-1:0]      nxt_mem_lo_i,
     input  wire [MemBits:0]        nxt_mem_hi_i,
-    input  wire                    load_i,          // it (or the skid register's) becomes the candidate now
+    // it (or the skid register's) becomes the candidate now: if the candidate issues
+    // now (load_fire_i), if it does not (load_hold_i)
+    input  wire                    load_fire_i,
+    input  wire                    load_hold_i,
     input  wire                    k_valid_i,       // the skid register holds the next candidate
     input  wire [1:0]              k_unit_i,
     input  wire [4*AddrBits-1:0]   k_lo_i,
@@ -174,9 +179,10 @@ module tpu_scoreboard #(
       always @(posedge clk_i) if (!valid_q) desc_q <= cand;
 
       wire [1:0] unit_q = desc_q[DescBits-1 -: 2];
-      // mask <= load_i ? (take ? pair : hit & !leave) : mask & !leave, per pair: the
-      // comparisons, then the load's choice, then the take's
-      (* keep *) wire [OvBits-1:0] hit_en, hit, kept;
+      // mask <= load ? (take ? pair : hit & !leave) : mask & !leave, per pair: the
+      // comparisons, then the load's choice for both outcomes of the issue, then the
+      // issue's (whose fan-out is then these selects alone)
+      (* keep *) wire [OvBits-1:0] hit_en, hit, on_fire, on_hold;
       assign hit_en = pair_on(nxt_unit_i, unit_q, valid_q);
       assign hit    = hit_en & overlaps(nxt, desc_q[RangeBits-1:0]);
       // (the candidate loads from the skid register when it holds one, else from next)
@@ -184,8 +190,10 @@ module tpu_scoreboard #(
       // (what the skid register's mask, or next's comparisons, keep past this cycle's
       // retirements: the candidate's if it loads now, the skid register's anyway)
       wire [OvBits-1:0] kept_next = (k_valid_i ? k_mask : hit) & {OvBits{!leave}};
-      assign kept   = load_i ? kept_next : mask_q[OvBits*i +: OvBits] & {OvBits{!leave}};
-      always @(posedge clk_i) mask_q[OvBits*i +: OvBits] <= load_i && take ? (k_valid_i ? k_pair : pair) : kept;
+      wire [OvBits-1:0] held = mask_q[OvBits*i +: OvBits] & {OvBits{!leave}};
+      assign on_fire = !load_fire_i ? held : alloc == i[SlotBits-1:0] ? (k_valid_i ? k_pair : pair) : kept_next;
+      assign on_hold = load_hold_i ? kept_next : held;
+      always @(posedge clk_i) mask_q[OvBits*i +: OvBits] <= fire ? on_fire : on_hold;
       // (an empty skid register takes next's comparisons every cycle; it is written only
       // in a cycle the candidate stays, and a full one moves on when the candidate issues,
       // so no slot is taken while it holds its own)
@@ -223,8 +231,9 @@ module tpu_scoreboard #(
   // is written only while empty, in a cycle the candidate stays, from next, and holds
   // until the candidate takes it (or a flush empties it); a full skid register means a
   // candidate.
+  wire load = fire ? load_fire_i : load_hold_i;   // the candidate register loads
   reg f_loaded = 1'b0;
-  always @(posedge clk_i) if (!rst_ni) f_loaded <= 1'b0; else if (load_i) f_loaded <= 1'b1;
+  always @(posedge clk_i) if (!rst_ni) f_loaded <= 1'b0; else if (load) f_loaded <= 1'b1;
   // (combinational assumptions on registered copies: a clocked one would constrain
   // the step after, too late for the step in which an assertion fails)
   reg                f_was_rst = 1'b1, f_was_load = 1'b0, f_was_kvalid = 1'b0, f_was_fire = 1'b0;
@@ -232,7 +241,7 @@ module tpu_scoreboard #(
   wire [DescBits-1:0] f_k = {k_unit_i, kx};
   always @(posedge clk_i) begin
     f_was_rst    <= !rst_ni;
-    f_was_load   <= load_i;
+    f_was_load   <= load;
     f_was_kvalid <= k_valid_i;
     f_was_fire   <= fire;
     f_was_nxt    <= {nxt_unit_i, nxt};
@@ -248,7 +257,7 @@ module tpu_scoreboard #(
     end
   end
   always @(*) if (!f_loaded) assume (!cand_valid_i && !k_valid_i);
-  always @(*) if (k_valid_i && fire) assume (load_i);
+  always @(*) if (k_valid_i && fire) assume (load_fire_i);
 
   // f_order[Slots*a + b]: slot a's instruction issued before slot b's (both in flight).
   reg [Slots*Slots-1:0] f_order;
