@@ -7,7 +7,7 @@
 // it is given: a row streamed in the cycle after the last parameter row would not see
 // it). It then streams accumulator rows in plane order (for each output row: planes
 // 0..P-1), marking the first and last plane of each output row. One int8 row leaves for
-// every `last` row, 11 cycles after that row entered (10 requant stages and the pooling
+// every `last` row, 12 cycles after that row entered (11 requant stages and the pooling
 // register). shift_error_o is high while any lane's shift byte is above 63, from the
 // cycle after the shift row is given (the sequencer reports ACT_PARAM instead of streaming).
 //
@@ -39,7 +39,7 @@ module tpu_activation #(
 );
 `include "tpu_isa.vh"
   localparam integer N = ArraySize;
-  localparam integer RequantStages = 10;  // tpu_requant's pipeline depth
+  localparam integer RequantStages = 11;  // tpu_requant's pipeline depth
   localparam [3:0]   Bias = TPU_ACT_BIAS_ROW, Mult = TPU_ACT_MULTIPLIER_ROW, Shift = TPU_ACT_SHIFT_ROW;
 
   // Parameter block, one register file row per UB row (bias/multiplier lanes packed

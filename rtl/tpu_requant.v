@@ -3,14 +3,16 @@
 // golden model (tools/model/numerics.hpp, docs/isa.md "Numerics"):
 //   x = sat32(acc + bias); p = x * multiplier; y = round(p / 2^shift) ties away
 //   from zero; y + zp clamped to [relu ? zp : -128, 127].
-// Ten pipeline stages (the inputs registered, add, four partial products, the products
-// again, the rounded magnitude's low half, its high half, byte shift, bit shift, zero
-// point, clamp); one value per cycle.
-// tpu_activation delays the rows' tags by the same ten cycles (RequantStages). The inputs
-// get a stage of their own because the accumulator row comes straight off block RAM, and
-// the products a second one because they come out of multipliers: on the ECP5 their
-// output registers sit in the multiplier blocks, often several nanoseconds of routing
-// from the adds behind them, so that route gets a cycle to itself.
+// Eleven pipeline stages (the inputs registered, add, the operands again, four partial
+// products, the products again, the rounded magnitude's low half, its high half, byte
+// shift, bit shift, zero point, clamp); one value per cycle.
+// tpu_activation delays the rows' tags by the same eleven cycles (RequantStages). The
+// inputs get a stage of their own because the accumulator row comes straight off block
+// RAM; the multipliers' operands and products one each because on the ECP5 those
+// registers move into the multiplier blocks (scripts/ecp5-pack-regs.py), often several
+// nanoseconds of routing from the logic on the other side, so that route gets a cycle to
+// itself (the operands' copy is what lets them move: the bias add's register, behind a
+// carry chain, may not).
 `default_nettype none
 
 module tpu_requant (
@@ -45,10 +47,15 @@ module tpu_requant (
   // operands); the product's sign, known from the operands' (a zero product with
   // different signs is negated too, harmlessly: -0 = 0); and the rounding constant
   // 2^(shift-1), plus 3 for a negative product (below).
-  wire signed [16:0] x_hi = {x_q[31], x_q[31:16]}, x_lo = {1'b0, x_q[15:0]};
-  wire signed [16:0] m_hi = {mult_q[31], mult_q[31:16]}, m_lo = {1'b0, mult_q[15:0]};
-  wire        neg_d  = x_q[31] ^ mult_q[31];
-  wire [62:0] half_d = (shift_q == 6'd0) ? 63'd0 : (63'd1 << (shift_q - 6'd1));
+  // Stage 1b: the operands again (x_o, m_o), and the rest delayed with them.
+  reg  [31:0] x_o, m_o;
+  reg  [5:0]  shift_o;
+  reg  [7:0]  zp_o;
+  reg         relu_o;
+  wire signed [16:0] x_hi = {x_o[31], x_o[31:16]}, x_lo = {1'b0, x_o[15:0]};
+  wire signed [16:0] m_hi = {m_o[31], m_o[31:16]}, m_lo = {1'b0, m_o[15:0]};
+  wire        neg_d  = x_o[31] ^ m_o[31];
+  wire [62:0] half_d = (shift_o == 6'd0) ? 63'd0 : (63'd1 << (shift_o - 6'd1));
   wire [62:0] k_d    = {half_d[62:3], half_d[2:0] + (neg_d ? 3'd3 : 3'd0)};  // half[2:0] <= 4
   reg  signed [33:0] hh_q, hl_q, lh_q, ll_q;
   reg         [62:0] k_q;
@@ -123,11 +130,12 @@ module tpu_requant (
   wire [7:0]  out_d = under_q ? lo_bound_q : (over_q ? 8'd127 : y_q);
   reg  [7:0]  out_q;
 
-  reg v0_q, v1_q, vp_q, vm_q, v2_q, v3_q, vc_q, v4_q, v5_q, v6_q;
+  reg v0_q, v1_q, vo_q, vp_q, vm_q, v2_q, v3_q, vc_q, v4_q, v5_q, v6_q;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       v0_q <= 1'b0;
       v1_q <= 1'b0;
+      vo_q <= 1'b0;
       vp_q <= 1'b0;
       vm_q <= 1'b0;
       v2_q <= 1'b0;
@@ -139,7 +147,8 @@ module tpu_requant (
     end else begin
       v0_q <= in_valid_i;
       v1_q <= v0_q;
-      vp_q <= v1_q;
+      vo_q <= v1_q;
+      vp_q <= vo_q;
       vm_q <= vp_q;
       v2_q <= vm_q;
       v3_q <= v2_q;
@@ -162,15 +171,20 @@ module tpu_requant (
     shift_q  <= shift_q0;
     zp_q     <= zp_q0;
     relu_q   <= relu_q0;
+    x_o      <= x_q;
+    m_o      <= mult_q;
+    shift_o  <= shift_q;
+    zp_o     <= zp_q;
+    relu_o   <= relu_q;
     hh_q     <= x_hi * m_hi;
     hl_q     <= x_hi * m_lo;
     lh_q     <= x_lo * m_hi;
     ll_q     <= x_lo * m_lo;
     k_q      <= k_d;
     negp_q   <= neg_d;
-    shift_qp <= shift_q;
-    zp_qp    <= zp_q;
-    relu_qp  <= relu_q;
+    shift_qp <= shift_o;
+    zp_qp    <= zp_o;
+    relu_qp  <= relu_o;
     hh_m     <= hh_q;
     hl_m     <= hl_q;
     lh_m     <= lh_q;

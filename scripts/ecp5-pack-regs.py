@@ -16,8 +16,11 @@
 # A group of registers is moved only when it is the whole group (every used data bit of
 # the RAM port, of the multiplier's A, B or P), each flip-flop in it shares the block's
 # clock and one clock enable (or none), has no set or reset, and connects to the block
-# alone (a multiplier's input register may instead copy one that feeds other logic too); the RAM port's own reset must be unused, the multiplier's signedness constant,
-# and its A and B registers both movable. Anything else is left as it was.
+# alone (a multiplier's input register may instead copy one that feeds other logic or
+# other multipliers too, when at most two LUTs lie in front of it; one left without
+# loads is removed); the RAM port's own reset must be unused, the multiplier's
+# signedness constant, and its A and B registers both movable. Anything else is left as
+# it was.
 # usage: ecp5-pack-regs.py NETLIST.json TOP   (rewrites NETLIST.json; prints what it moved)
 import json
 import os
@@ -148,6 +151,7 @@ def lut_depth(bit, limit=3):
 
 
 dsp_ffs = dsp_groups = dsp_copies = 0
+copied = set()   # registers copied into a multiplier: left alone, or deleted below once loadless
 for name in sorted(n for n, c in cells.items() if c["type"] == "MULT18X18D"):
     dsp = cells[name]
     conn = dsp["connections"]
@@ -227,9 +231,18 @@ for name in sorted(n for n, c in cells.items() if c["type"] == "MULT18X18D"):
             del cells[f]
         dsp_ffs += len(ffs_)
         dsp_copies += len(kept_)
+        copied |= kept_
         dsp_groups += 1
+
+# A register copied into every multiplier it fed (a requantization lane's operands, each
+# feeding two of its four) has no loads left: it goes too.
+drivers, sinks = index_bits()
+unloaded = [f for f in sorted(copied) if f in cells and not sinks.get(one(cells[f], "Q"))]
+for f in unloaded:
+    del cells[f]
 
 json.dump(design, open(path + ".tmp", "w"))
 os.replace(path + ".tmp", path)
 print("ecp5-pack-regs: %d registers moved into %d block-RAM output registers, %d into %d multiplier registers"
-      " (%d copied: kept for their other loads)" % (merged_ffs, merged_ports, dsp_ffs, dsp_groups, dsp_copies))
+      " (%d copied: kept for their other loads; of those %d into every load, then removed)"
+      % (merged_ffs, merged_ports, dsp_ffs, dsp_groups, dsp_copies, len(unloaded)))
