@@ -152,6 +152,10 @@ module tpu_scoreboard #(
   (* keep *) wire [OvBits-1:0] k_pair;
   assign k_pair_en = pair_on(k_unit_i, cand_unit_i, 1'b1);
   assign k_pair    = k_pair_en & overlaps(kx, cand[RangeBits-1:0]);
+  // (the candidate's successor against the slot the candidate takes: from the skid
+  // register when it holds one)
+  (* keep *) wire [OvBits-1:0] new_pair;
+  assign new_pair = k_valid_i ? k_pair : pair;
 
   // The lowest free slot.
   reg [SlotBits-1:0] alloc;
@@ -179,26 +183,38 @@ module tpu_scoreboard #(
       always @(posedge clk_i) if (!valid_q) desc_q <= cand;
 
       wire [1:0] unit_q = desc_q[DescBits-1 -: 2];
-      // mask <= load ? (take ? pair : hit & !leave) : mask & !leave, per pair: the
-      // comparisons, then the load's choice for both outcomes of the issue, then the
-      // issue's (whose fan-out is then these selects alone)
-      (* keep *) wire [OvBits-1:0] hit_en, hit, on_fire, on_hold;
+      // mask <= load ? (take ? new_pair : kept) : held, per pair of ranges, where kept is
+      // the skid register's mask or next's comparisons, past retirements. Three
+      // inputs arrive late: the issue (fire), and the comparisons (hit, new_pair); every
+      // choice made from registers alone is made first (the keep wires), so that each
+      // late input is at most two LUTs from the register.
+      (* keep *) wire [OvBits-1:0] hit_en, hit;
       assign hit_en = pair_on(nxt_unit_i, unit_q, valid_q);
       assign hit    = hit_en & overlaps(nxt, desc_q[RangeBits-1:0]);
-      // (the candidate loads from the skid register when it holds one, else from next)
-      wire [OvBits-1:0] k_mask = k_mask_q[OvBits*i +: OvBits];
-      // (what the skid register's mask, or next's comparisons, keep past this cycle's
-      // retirements: the candidate's if it loads now, the skid register's anyway)
-      wire [OvBits-1:0] kept_next = (k_valid_i ? k_mask : hit) & {OvBits{!leave}};
-      wire [OvBits-1:0] held = mask_q[OvBits*i +: OvBits] & {OvBits{!leave}};
-      assign on_fire = !load_fire_i ? held : alloc == i[SlotBits-1:0] ? (k_valid_i ? k_pair : pair) : kept_next;
-      assign on_hold = load_hold_i ? kept_next : held;
-      always @(posedge clk_i) mask_q[OvBits*i +: OvBits] <= fire ? on_fire : on_hold;
+      // (the candidate loads from the skid register when it holds one, else from next;
+      // what either keeps past this cycle's retirements: next's comparisons when they
+      // are used (use_*), else the skid register's mask or nothing (base_*); an issue
+      // that loads takes slot i's new comparison instead when it takes slot i)
+      wire [OvBits-1:0] k_kept = k_mask_q[OvBits*i +: OvBits] & {OvBits{k_valid_i && !leave}};
+      wire [OvBits-1:0] held   = mask_q[OvBits*i +: OvBits] & {OvBits{!leave}};
+      (* keep *) wire               use_new;
+      (* keep *) wire               use_fire, use_hold;
+      (* keep *) wire [OvBits-1:0]  base_fire, base_hold;
+      assign use_new   = load_fire_i && alloc == i[SlotBits-1:0];
+      assign use_fire  = load_fire_i && !k_valid_i && !leave;
+      assign use_hold  = load_hold_i && !k_valid_i && !leave;
+      assign base_fire = load_fire_i ? k_kept : held;
+      assign base_hold = load_hold_i ? k_kept : held;
+      (* keep *) wire [OvBits-1:0] on_fire, on_hold;
+      assign on_fire = base_fire | (hit & {OvBits{use_fire}});
+      assign on_hold = base_hold | (hit & {OvBits{use_hold}});
+      always @(posedge clk_i)
+        mask_q[OvBits*i +: OvBits] <= fire ? (use_new ? new_pair : on_fire) : on_hold;
       // (an empty skid register takes next's comparisons every cycle; it is written only
       // in a cycle the candidate stays, and a full one moves on when the candidate issues,
       // so no slot is taken while it holds its own)
       always @(posedge clk_i)
-        k_mask_q[OvBits*i +: OvBits] <= kept_next;
+        k_mask_q[OvBits*i +: OvBits] <= k_kept | (hit & {OvBits{!k_valid_i && !leave}});
       assign valid[i]    = valid_q;
       // units whose instructions can still fault after issue (bus error, act parameters)
       assign faulting[i] = valid_q && (unit_q == 2'd0 || unit_q == 2'd2);
