@@ -157,7 +157,11 @@ module tpu_lite_gather #(
   reg  [NBits:0]     bt_lane_r;                      // the segment's first lane (at most N)
   wire [6:0]         bt_lane_q = {{(6-NBits){1'b0}}, bt_lane_r};
   reg  [N*8-1:0]     row_q;
-  wire               bt_has_segs = bt_r_q <= seg_rows_m1_i;
+  // (bt_r_q <= seg_rows_m1_i, as a register: true from a tile's first row until its last
+  // row with segments is done; so the beat's acceptance, and the bus's read-data ready
+  // behind it, wait for no comparison)
+  reg                bt_has_segs_q;
+  wire               bt_has_segs = bt_has_segs_q;
   wire               bt_last_w   = bt_w_q == words_m1(bt_seg_low_q, seglen_m1);
   wire               bt_last_s   = bt_s_q == segs_m1;
   wire               bt_last_r   = bt_r_q == rows_m1_i;
@@ -221,6 +225,7 @@ module tpu_lite_gather #(
       bt_row_low_q  <= base_i[LaneBits-1:0];
       bt_seg_low_q  <= base_i[LaneBits-1:0];
       bt_lane_r     <= {(NBits+1){1'b0}};
+      bt_has_segs_q <= 1'b1;
     end else begin
       if (take_beat) begin
         if (!bt_last_w) begin
@@ -236,6 +241,7 @@ module tpu_lite_gather #(
       end
       if (row_done) begin   // the next row starts (the next tile's first, after its last)
         bt_r_q       <= bt_last_r ? {RowBits{1'b0}} : bt_r_q + 1'b1;
+        bt_has_segs_q <= bt_last_r || (bt_has_segs_q && bt_r_q != seg_rows_m1_i);
         if (bt_last_r) begin
           bt_t_q        <= bt_t_q + 4'd1;
           bt_tile_low_q <= next_tile_low;
